@@ -1,0 +1,41 @@
+# Botonera: `make run` serves the demo site, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install run test lint bench worker beat clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+test: $(STAMP) lint
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m simulation.bench $(BENCH_ARGS)
+
+worker: $(STAMP)
+	$(VENV)/bin/celery -A config worker --loglevel=info
+
+beat: $(STAMP)
+	$(VENV)/bin/celery -A config beat --loglevel=info
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,10 @@
+"""The Celery app. With ``REDIS_URL`` unset, tasks run in-process (eager); see settings."""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("botonera")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
