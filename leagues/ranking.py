@@ -1,0 +1,291 @@
+"""Standings as a pure function of results (COMPETITIONS.md §5). No ORM, no Django.
+
+``rank(results, criteria, entrants=..., points=..., seed=...)`` orders the entrants of one table
+by points and then by the ordered tie-break criteria of ``CRITERIA``:
+
+- overall criteria (``wins``, ``goal_difference``...) compare the whole table's results;
+- head-to-head criteria (``h2h_*``) are computed only over the matches among the entrants
+  still level when the first of a run of them is reached, and keep that mini-league for the
+  rest of the run;
+- ``h2h_reapply`` runs the head-to-head criteria just before it again, on the matches among
+  the entrants of a subset that is still level, as UEFA does (repeatedly, while it helps);
+- ``discipline`` prefers fewer discipline points over all matches;
+- ``lots`` is a reproducible drawing of lots: each entrant's ticket comes from the
+  competition's stored seed, and tickets already drawn (``lots``) are kept as they were.
+
+Each row says in one sentence why it stands above the next row when the two are level on
+points: "level on 4 points with Senegal; ahead on discipline, -4 against -6".
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Criterion:
+    key: str
+    name: str
+    abbr: str
+    higher_is_better: bool = True
+    head_to_head: bool = False
+
+
+CRITERIA: dict[str, Criterion] = {
+    c.key: c
+    for c in (
+        Criterion("points", "points", "Pts"),
+        Criterion("wins", "wins", "W"),
+        Criterion("goal_difference", "goal difference", "GD"),
+        Criterion("goals_for", "goals scored", "GF"),
+        Criterion("goals_against", "goals conceded", "GA", higher_is_better=False),
+        Criterion("h2h_points", "head-to-head points", "H2H Pts", head_to_head=True),
+        Criterion("h2h_goal_difference", "head-to-head goal difference", "H2H GD", head_to_head=True),
+        Criterion("h2h_goals_for", "head-to-head goals scored", "H2H GF", head_to_head=True),
+        Criterion("h2h_reapply", "head-to-head re-applied to those still level", "H2H again"),
+        Criterion("discipline", "discipline", "Disc", higher_is_better=False),
+        Criterion("lots", "drawing of lots", "Lots", higher_is_better=False),
+    )
+}
+
+_H2H = ("h2h_points", "h2h_goal_difference", "h2h_goals_for")
+PRESETS: dict[str, tuple[str, ...]] = {
+    "fistf": (*_H2H, "goal_difference", "goals_for", "lots"),
+    "fifa_2018": ("goal_difference", "goals_for", *_H2H, "discipline", "lots"),
+    "fifa_2026": (*_H2H, "h2h_reapply", "goal_difference", "goals_for", "discipline", "lots"),
+    "uefa_euro": (*_H2H, "h2h_reapply", "goal_difference", "goals_for", "discipline", "lots"),
+}
+
+
+def validate_criteria(keys: Sequence[str]) -> None:
+    """Raises ``ValueError`` naming the first unknown key, or an ``h2h_reapply`` with no
+    head-to-head criterion before it."""
+    for i, key in enumerate(keys):
+        if key not in CRITERIA:
+            raise ValueError(f"unknown tie-break criterion {key!r}; known: {', '.join(CRITERIA)}")
+        if key == "h2h_reapply" and not (i and CRITERIA[keys[i - 1]].head_to_head):
+            raise ValueError("h2h_reapply must follow a head-to-head criterion")
+
+
+@dataclass(frozen=True)
+class Points:
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    bye: int = 0
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One official result. ``away`` None is a bye for ``home`` (no match, ``Points.bye``)."""
+
+    home: Hashable
+    away: Hashable | None
+    home_goals: int = 0
+    away_goals: int = 0
+    home_discipline: int = 0
+    away_discipline: int = 0
+
+
+@dataclass
+class StandingRow:
+    entrant: Hashable
+    name: str
+    position: int = 0
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    goals_for: int = 0
+    goals_against: int = 0
+    points: int = 0
+    discipline: int = 0
+    tiebreak: str = ""
+    tiebreak_criterion: str = ""
+
+    @property
+    def goal_difference(self) -> int:
+        return self.goals_for - self.goals_against
+
+
+@dataclass(frozen=True)
+class Ranking:
+    rows: list[StandingRow]
+    lots_drawn: dict = field(default_factory=dict)  # tickets drawn by this ranking, to record
+
+
+def lots_ticket(seed: int, entrant: Hashable) -> int:
+    """The entrant's ticket in the drawing of lots: reproducible from the seed; lower draws first."""
+    return random.Random(f"{seed}:{entrant}").randrange(1, 10**9)
+
+
+@dataclass
+class _Tally:
+    points: int = 0
+    wins: int = 0
+    goals_for: int = 0
+    goals_against: int = 0
+
+
+def _tally(lines: Iterable[MatchLine], among: frozenset | None, points: Points) -> dict:
+    """Points, wins and goals per entrant over the lines (only those among ``among``, if given)."""
+    table: dict = {}
+    for line in lines:
+        if line.away is None:
+            if among is None:
+                table.setdefault(line.home, _Tally()).points += points.bye
+            continue
+        if among is not None and not (line.home in among and line.away in among):
+            continue
+        for me, gf, ga in (
+            (line.home, line.home_goals, line.away_goals),
+            (line.away, line.away_goals, line.home_goals),
+        ):
+            t = table.setdefault(me, _Tally())
+            t.goals_for += gf
+            t.goals_against += ga
+            if gf > ga:
+                t.wins += 1
+                t.points += points.win
+            elif gf == ga:
+                t.points += points.draw
+            else:
+                t.points += points.loss
+    return table
+
+
+def _format(key: str, value: int) -> str:
+    if key in ("goal_difference", "h2h_goal_difference"):
+        return f"{value:+d}" if value else "0"
+    if key == "discipline":
+        return str(-value) if value else "0"
+    return str(value)
+
+
+def rank(
+    results: Iterable[MatchLine],
+    criteria: Sequence[str],
+    *,
+    entrants: Mapping[Hashable, str],
+    points: Points = Points(),  # noqa: B008 - a frozen value
+    seed: int = 0,
+    lots: Mapping[Hashable, int] | None = None,
+) -> Ranking:
+    """Ranks ``entrants`` (id -> name) over ``results``; ``criteria`` start with ``points``.
+
+    Raises ``ValueError`` for an unknown criterion or a result naming an unknown entrant.
+    """
+    criteria = list(criteria)
+    if not criteria or criteria[0] != "points":
+        criteria = ["points", *[c for c in criteria if c != "points"]]
+    validate_criteria(criteria)
+    lines = list(results)
+    for line in lines:
+        for who in (line.home, line.away):
+            if who is not None and who not in entrants:
+                raise ValueError(f"result names an entrant not in the table: {who!r}")
+
+    rows = {e: StandingRow(entrant=e, name=name) for e, name in entrants.items()}
+    for line in lines:
+        home = rows[line.home]
+        if line.away is None:
+            home.points += points.bye
+            continue
+        away = rows[line.away]
+        home.discipline += line.home_discipline
+        away.discipline += line.away_discipline
+        for row, gf, ga in ((home, line.home_goals, line.away_goals), (away, line.away_goals, line.home_goals)):
+            row.played += 1
+            row.goals_for += gf
+            row.goals_against += ga
+            if gf > ga:
+                row.won += 1
+                row.points += points.win
+            elif gf == ga:
+                row.drawn += 1
+                row.points += points.draw
+            else:
+                row.lost += 1
+                row.points += points.loss
+
+    recorded = dict(lots or {})
+    drawn: dict = {}
+    h2h_cache: dict[frozenset, dict] = {}
+    deciders: dict[tuple, tuple[str, int, int]] = {}
+
+    def ticket(e: Hashable) -> int:
+        if e not in recorded:
+            recorded[e] = drawn[e] = lots_ticket(seed, e)
+        return recorded[e]
+
+    def value(key: str, e: Hashable, among: frozenset | None) -> int:
+        row = rows[e]
+        if key == "lots":
+            return ticket(e)
+        if key in CRITERIA and CRITERIA[key].head_to_head:
+            if among not in h2h_cache:
+                h2h_cache[among] = _tally(lines, among, points)
+            t = h2h_cache[among].get(e, _Tally())
+            return {"h2h_points": t.points, "h2h_goal_difference": t.goals_for - t.goals_against,
+                    "h2h_goals_for": t.goals_for}[key]
+        return {"points": row.points, "wins": row.won, "goal_difference": row.goal_difference,
+                "goals_for": row.goals_for, "goals_against": row.goals_against,
+                "discipline": row.discipline}[key]
+
+    def run_start(idx: int) -> int:
+        start = idx
+        while start > 0 and CRITERIA[criteria[start - 1]].head_to_head:
+            start -= 1
+        return start
+
+    def split(block: list, idx: int, among: frozenset | None) -> list:
+        if len(block) <= 1 or idx >= len(criteria):
+            return sorted(block, key=lambda e: rows[e].name)
+        key = criteria[idx]
+        if key == "h2h_reapply":
+            if among is not None and len(block) < len(among):
+                return split(block, run_start(idx), None)
+            return split(block, idx + 1, None)
+        crit = CRITERIA[key]
+        if crit.head_to_head:
+            among = among if among is not None else frozenset(block)
+        else:
+            among = None
+        sign = 1 if crit.higher_is_better else -1
+        values = {e: value(key, e, among) for e in block}
+        ordered: list = []
+        for v in sorted({values[e] for e in block}, key=lambda v: -sign * v):
+            sub = split([e for e in block if values[e] == v], idx + 1, among)
+            if ordered:
+                deciders[(ordered[-1], sub[0])] = (key, values[ordered[-1]], values[sub[0]])
+            ordered.extend(sub)
+        return ordered
+
+    by_points: dict[int, list] = {}
+    for e, row in rows.items():
+        by_points.setdefault(row.points, []).append(e)
+    order: list = []
+    for pts in sorted(by_points, reverse=True):
+        order.extend(split(by_points[pts], 1, None))
+
+    result = [rows[e] for e in order]
+    for i, row in enumerate(result):
+        row.position = i + 1
+        if i + 1 < len(result) and result[i + 1].points == row.points:
+            nxt = result[i + 1]
+            level = f"level on {row.points} point{'' if row.points == 1 else 's'} with {nxt.name}"
+            decided = deciders.get((row.entrant, nxt.entrant))
+            if decided is None:
+                row.tiebreak = f"{level}; not separated by the criteria"
+                continue
+            key, mine, theirs = decided
+            row.tiebreak_criterion = key
+            if key == "lots":
+                row.tiebreak = f"{level}; ahead on the drawing of lots"
+            else:
+                row.tiebreak = (
+                    f"{level}; ahead on {CRITERIA[key].name}, "
+                    f"{_format(key, mine)} against {_format(key, theirs)}"
+                )
+    return Ranking(rows=result, lots_drawn=drawn)
