@@ -203,6 +203,9 @@ class Competition(models.Model):
     # How its matches are played
     rule_set = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.ONE_TOUCH)
     rule_params = models.JSONField(default=dict, blank=True)
+    checkin_grace_minutes = models.PositiveSmallIntegerField(
+        default=15, help_text="Online: a player not checked in this long after the scheduled time loses by walkover."
+    )
 
     # Scheduling
     first_date = models.DateField(null=True, blank=True)

@@ -20,6 +20,9 @@ from leagues.models import Entrant, Fixture, InvalidTransition
 class Match(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
+        CHECKED_IN = "checked_in", "Checked in"  # online: one or both players in, not kicked off
+        LIVE = "live", "Live"  # online: being played on the simulated table
+        WALKOVER = "walkover", "Walkover, awaiting adjudication"  # online: a side did not check in
         IN_PROGRESS = "in_progress", "In progress"
         ABANDONED = "abandoned", "Abandoned"
         FINISHED = "finished", "Finished, awaiting adjudication"
@@ -28,9 +31,14 @@ class Match(models.Model):
 
     # The only status changes allowed; ``set_status`` refuses the rest.
     TRANSITIONS: dict[str, frozenset[str]] = {
-        Status.SCHEDULED: frozenset({Status.IN_PROGRESS, Status.FINISHED, Status.CANCELLED}),
+        Status.SCHEDULED: frozenset({Status.IN_PROGRESS, Status.FINISHED, Status.CANCELLED,
+                                     Status.CHECKED_IN, Status.LIVE, Status.WALKOVER, Status.ABANDONED}),
+        # Online play (matches.services.online): check-in, kick-off, full time or a walkover.
+        Status.CHECKED_IN: frozenset({Status.LIVE, Status.WALKOVER, Status.ABANDONED, Status.CANCELLED}),
+        Status.LIVE: frozenset({Status.FINISHED, Status.ABANDONED}),
+        Status.WALKOVER: frozenset({Status.ADJUDICATED, Status.FINISHED}),
         Status.IN_PROGRESS: frozenset({Status.FINISHED, Status.ABANDONED}),
-        Status.ABANDONED: frozenset({Status.FINISHED, Status.CANCELLED}),
+        Status.ABANDONED: frozenset({Status.FINISHED, Status.CANCELLED, Status.ADJUDICATED}),
         Status.FINISHED: frozenset({Status.ADJUDICATED}),
         # An organiser's correction reopens an official result for a new adjudication.
         Status.ADJUDICATED: frozenset({Status.FINISHED}),
@@ -54,6 +62,43 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # --- Online play (issue 7; matches.services.online) ------------------------------------
+    class Kind(models.TextChoices):
+        TABLE = "table", "At a real table"
+        ONLINE = "online", "Online, on the simulated table"
+        PRACTICE = "practice", "Practice against the computer"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.TABLE)
+    home_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="Who plays the home side online (empty: the computer, or nobody yet).",
+    )
+    away_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    computer_sides = models.JSONField(default=list, blank=True, help_text='Sides the computer plays: ["away"].')
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    checkin_deadline_at = models.DateTimeField(
+        null=True, blank=True, help_text="Scheduled time plus the competition's check-in grace."
+    )
+    home_checked_in_at = models.DateTimeField(null=True, blank=True)
+    away_checked_in_at = models.DateTimeField(null=True, blank=True)
+    kicked_off_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    walkover_side = models.CharField(max_length=4, blank=True, help_text="The side that did not show.")
+    # The table: the initial and current state (SIMULATION_CONTRACT.md §4 JSON), the number of
+    # accepted log rows (``seq``) and the hash of the current state.
+    initial_state = models.JSONField(null=True, blank=True, editable=False)
+    state = models.JSONField(null=True, blank=True)
+    state_hash = models.CharField(max_length=64, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    # The match clock runs with wall time from an anchor: clock(now) = clock_anchor_s +
+    # (now - clock_anchor_at) seconds. The next deadline (turn, shot wait, period) in wall time.
+    clock_anchor_s = models.FloatField(default=0.0)
+    clock_anchor_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_kind = models.CharField(max_length=20, blank=True)
+
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
@@ -61,7 +106,8 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(rule_set__in=["one_touch", "mbs"]), name="match_rule_set_valid"),
             models.CheckConstraint(
                 condition=Q(status__in=[
-                    "scheduled", "in_progress", "abandoned", "finished", "adjudicated", "cancelled"
+                    "scheduled", "in_progress", "abandoned", "finished", "adjudicated", "cancelled",
+                    "checked_in", "live", "walkover",
                 ]), name="match_status_valid"
             ),
         ]
@@ -164,3 +210,48 @@ class Result(models.Model):
     @property
     def is_official(self) -> bool:
         return self.adjudicated_at is not None
+
+
+class MatchAction(models.Model):
+    """One accepted action of an online match (or a deadline the server applied: ``tick``).
+
+    A match is the fold of the referee's ``apply`` over these rows, in ``seq`` order, from
+    ``Match.initial_state``; ``state_hash`` is the hash of the state after the row, which a
+    replay must reproduce exactly. ``frames`` holds each flick's animation frames.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(help_text="1 for the first action of the match.")
+    side = models.CharField(max_length=4, blank=True, help_text="Empty for a deadline (tick).")
+    action = models.JSONField(help_text="The action as applied, with the server's clock time t.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(help_text="Server time the action was accepted.")
+    state_hash = models.CharField(max_length=64)
+    events = models.JSONField(default=list, blank=True)
+    frames = models.JSONField(default=list, blank=True, help_text="One list of frames per flick.")
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="match_action_one_per_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="match_action_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} #{self.seq} {self.action.get('type')}"
+
+
+class ActionRequest(models.Model):
+    """The first answer given to a submission with an ``Idempotency-Key``: a retry gets it again."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="action_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=100)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user", "key"], name="action_request_key_unique"),
+        ]
