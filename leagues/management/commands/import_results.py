@@ -1,0 +1,71 @@
+"""``manage.py import_results FILE.csv --competition SLUG [--create --name NAME --preset PRESET
+--points 3,1,0]`` (COMPETITIONS.md §6-7): a bad file is refused whole, nothing saved."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from leagues.models import Competition, Season, TiebreakPreset
+from leagues.selectors import competition_get
+from leagues.services.imports import ImportFileError, competition_new, parse_points, results_import
+from leagues.services.standings import standings_recompute
+
+
+class Command(BaseCommand):
+    help = "Imports a results CSV into a competition (creating it with --create) and ranks it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="UTF-8 CSV with a header row (COMPETITIONS.md §6)")
+        parser.add_argument("--competition", required=True, metavar="SLUG")
+        parser.add_argument("--create", action="store_true", help="create the competition first")
+        parser.add_argument("--name", help="the new competition's name (with --create)")
+        parser.add_argument("--preset", default=TiebreakPreset.FISTF, choices=TiebreakPreset.values,
+                            help="tie-break preset (with --create; default fistf)")
+        parser.add_argument("--criteria", default="", help="with --preset custom: keys after points, comma-separated")
+        parser.add_argument("--points", default="3,1,0", help="points for a win, a draw, a loss (with --create)")
+        parser.add_argument("--format", default=Competition.Format.LEAGUE, choices=Competition.Format.values,
+                            help="the new competition's format (with --create; default league)")
+        parser.add_argument("--season", metavar="SLUG", help="the new competition's season (with --create)")
+
+    def handle(self, *args, file, competition, create, name, preset, criteria, points, format, season, **options):
+        path = Path(file)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            raise CommandError(f"{file}: no such file") from None
+        except UnicodeDecodeError as exc:
+            line = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise CommandError(f"{file}: line {line}: not UTF-8 text; nothing imported") from None
+
+        existing = competition_get(slug=competition)
+        if create:
+            if existing is not None:
+                raise CommandError(f"a competition {competition!r} exists already; drop --create to add results to it")
+            season_obj = None
+            if season:
+                season_obj = Season.objects.filter(slug=season).first()
+                if season_obj is None:
+                    raise CommandError(f"no season {season!r}")
+            try:
+                target = competition_new(
+                    slug=competition, name=name or competition, preset=preset,
+                    criteria=[c.strip() for c in criteria.split(",") if c.strip()],
+                    points=parse_points(points), format=format, season=season_obj,
+                )
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+        else:
+            if existing is None:
+                raise CommandError(f"no competition {competition!r}; add --create --name NAME to create it")
+            target = existing
+
+        try:
+            summary = results_import(text=text, competition=target)
+        except ImportFileError as exc:
+            raise CommandError(f"{file}: {exc}; nothing imported") from None
+        standings_recompute(competition_id=summary.competition.pk)
+        verb = "created" if summary.created else "updated"
+        self.stdout.write(self.style.SUCCESS(
+            f"{summary.competition.slug}: {verb}, {summary.results} results, {summary.entrants_created} new entrants"
+        ))

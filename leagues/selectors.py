@@ -1,0 +1,66 @@
+"""Reads of ``leagues``: keyword-only, typed, no writes."""
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from leagues.models import Competition, Fixture, Standing
+
+STANDINGS_ROW_KEYS = (
+    "position", "entrant", "played", "won", "drawn", "lost",
+    "goals_for", "goals_against", "goal_difference", "points", "tiebreak",
+)
+
+
+def competition_get(*, slug: str) -> Competition | None:
+    return Competition.objects.filter(slug=slug).first()
+
+
+def fixtures_for_round(*, competition: Competition, round_number: int, stage_order: int = 1) -> QuerySet[Fixture]:
+    return (
+        competition.fixtures.filter(round__number=round_number, round__stage__order=stage_order)
+        .select_related("home", "away", "group", "round")
+        .order_by("group__name", "position")
+    )
+
+
+def fixtures_open(*, competition: Competition) -> QuerySet[Fixture]:
+    """Fixtures still waiting for a result, earliest round first."""
+    return (
+        competition.fixtures.filter(status__in=Fixture.OPEN)
+        .select_related("home", "away", "group", "round__stage")
+        .order_by("round__stage__order", "round__number", "group__name", "position")
+    )
+
+
+def standings_rows(*, competition: Competition) -> QuerySet[Standing]:
+    return (
+        Standing.objects.filter(competition=competition)
+        .select_related("entrant", "group")
+        .order_by("group__name", "position")
+    )
+
+
+def standings_tables(*, competition: Competition) -> dict:
+    """The stored standings as COMPETITIONS.md §7 prints them with ``--json``: one entry in
+    ``tables`` per group (``"group": None`` for a plain league)."""
+    tables: list[dict] = []
+    by_group: dict = {}
+    for row in standings_rows(competition=competition):
+        key = row.group.name if row.group_id else None
+        if key not in by_group:
+            by_group[key] = {"group": key, "rows": []}
+            tables.append(by_group[key])
+        by_group[key]["rows"].append({
+            "position": row.position,
+            "entrant": row.entrant.name,
+            "played": row.played,
+            "won": row.won,
+            "drawn": row.drawn,
+            "lost": row.lost,
+            "goals_for": row.goals_for,
+            "goals_against": row.goals_against,
+            "goal_difference": row.goal_difference,
+            "points": row.points,
+            "tiebreak": row.tiebreak,
+        })
+    return {"competition": competition.slug, "tables": tables}

@@ -1,0 +1,169 @@
+"""Writes the schedule of a competition: stages, groups, rounds and fixtures (§2).
+
+Pairings come from the pure ``leagues.scheduling``; this module only stores them. A knockout
+fixture that waits for an earlier one has empty slots and points forward with ``winner_to``
+(and ``loser_to`` for the third-place match); ``bracket_advance`` fills them.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from leagues import scheduling
+from leagues.models import Competition, Entrant, Fixture, Group, Round, Stage
+
+
+class ScheduleError(ValueError):
+    """A schedule that cannot be made as asked (a user can fix it: a 400, not a bug)."""
+
+
+def entrants_in_seed_order(*, competition: Competition) -> list[Entrant]:
+    """Seeded entrants first (1, 2, ...), then the unseeded by name; the withdrawn left out."""
+    entrants = list(competition.entrants.filter(withdrawn_at__isnull=True))
+    return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, e.name))
+
+
+@transaction.atomic
+def fixtures_generate(*, competition: Competition, now: datetime | None = None) -> list[Fixture]:
+    """Creates every stage, round and fixture of ``competition`` from its entrants and format.
+
+    Raises ``ScheduleError`` when fixtures exist already or the entrants cannot make the format.
+    """
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if competition.fixtures.exists():
+        raise ScheduleError("this competition has fixtures already")
+    entrants = entrants_in_seed_order(competition=competition)
+    if len(entrants) < 2:
+        raise ScheduleError("a competition needs at least 2 entrants")
+    now = now or timezone.now()
+    if competition.format == Competition.Format.LEAGUE:
+        stage = Stage.objects.create(competition=competition, order=1, name="League", kind=Stage.Kind.LEAGUE)
+        return _round_robin(stage, None, entrants, double=competition.double_round_robin, now=now)
+    if competition.format == Competition.Format.KNOCKOUT:
+        stage = Stage.objects.create(competition=competition, order=1, name="Knockout", kind=Stage.Kind.KNOCKOUT)
+        first = [
+            tuple(None if seed is None else entrants[seed - 1] for seed in pairing)
+            for pairing in scheduling.knockout_first_round(len(entrants))
+        ]
+        return _bracket(stage, first, third_place=competition.third_place_match, now=now)
+    return _groups_then_knockout(competition, entrants, now=now)
+
+
+def _round(stage: Stage, number: int, *, name: str = "") -> Round:
+    """The stage's round ``number``; dated after all the rounds of the earlier stages."""
+    offset = Round.objects.filter(stage__competition=stage.competition, stage__order__lt=stage.order).count()
+    date = stage.competition.round_date(offset + number)
+    rnd, _ = Round.objects.get_or_create(stage=stage, number=number, defaults={"name": name, "date": date})
+    return rnd
+
+
+def _round_robin(
+    stage: Stage, group: Group | None, entrants: Sequence[Entrant], *, double: bool, now: datetime
+) -> list[Fixture]:
+    fixtures = []
+    for number, boards in enumerate(scheduling.round_robin_for(entrants, double=double), start=1):
+        rnd = _round(stage, number, name=f"Round {number}")
+        for position, (home, away) in enumerate(boards):
+            fixtures.append(Fixture.objects.create(
+                competition=stage.competition, round=rnd, group=group, position=position,
+                home=home, away=away, date=rnd.date,
+                status=Fixture.Status.BYE if away is None else Fixture.Status.SCHEDULED,
+                status_changed_at=now,
+            ))
+    return fixtures
+
+
+def _bracket(
+    stage: Stage,
+    first: Sequence[tuple[Entrant | None, Entrant | None]],
+    *,
+    third_place: bool,
+    now: datetime,
+    labels: Sequence[str] = (),
+) -> list[Fixture]:
+    """Stores a bracket whose first round is ``first`` (a ``None`` slot is a bye, or, with
+    ``labels``, a place still to be decided) and the empty rounds after it."""
+    rounds = (len(first) * 2).bit_length() - 1
+    names = scheduling.knockout_round_names(rounds)
+    by_round: list[list[Fixture]] = []
+    for number in range(1, rounds + 1):
+        rnd = _round(stage, number, name=names[number - 1])
+        count = len(first) // 2 ** (number - 1)
+        by_round.append([
+            Fixture.objects.create(
+                competition=stage.competition, round=rnd, position=position, date=rnd.date,
+                label="Final" if count == 1 else "", status_changed_at=now,
+            )
+            for position in range(count)
+        ])
+    if third_place and rounds >= 2:
+        final_round = by_round[-1][0].round
+        third = Fixture.objects.create(
+            competition=stage.competition, round=final_round, position=1, date=final_round.date,
+            label="Third-place match", status_changed_at=now,
+        )
+        for slot, semi in zip((Fixture.Slot.HOME, Fixture.Slot.AWAY), by_round[-2], strict=True):
+            semi.loser_to, semi.loser_to_slot = third, slot
+            semi.save(update_fields=["loser_to", "loser_to_slot"])
+    for number in range(rounds - 1):
+        for position, fixture in enumerate(by_round[number]):
+            fixture.winner_to = by_round[number + 1][position // 2]
+            fixture.winner_to_slot = Fixture.Slot.HOME if position % 2 == 0 else Fixture.Slot.AWAY
+            fixture.save(update_fields=["winner_to", "winner_to_slot"])
+    for position, (fixture, (home, away)) in enumerate(zip(by_round[0], first, strict=True)):
+        fixture.home, fixture.away = home, away
+        if labels:
+            fixture.label = labels[position]
+        elif (home is None) != (away is None):
+            # A bye: the seeded entrant goes straight through.
+            fixture.home, fixture.away = home or away, None
+            fixture.status = Fixture.Status.BYE
+        fixture.save(update_fields=["home", "away", "label", "status"])
+        if fixture.status == Fixture.Status.BYE:
+            bracket_advance(fixture=fixture, winner=fixture.home, loser=None)
+    return [f for fixtures in by_round for f in fixtures]
+
+
+def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, now: datetime) -> list[Fixture]:
+    count, qualifiers = competition.group_count, competition.qualifiers_per_group
+    try:
+        dealt = scheduling.snake_groups(len(entrants), count)
+        pairs = scheduling.crossover(count, qualifiers)
+    except ValueError as exc:
+        raise ScheduleError(str(exc)) from exc
+    stage = Stage.objects.create(competition=competition, order=1, name="Groups", kind=Stage.Kind.GROUPS)
+    fixtures = []
+    for index, seeds in enumerate(dealt):
+        group = Group.objects.create(stage=stage, name=scheduling.group_letter(index))
+        members = [entrants[seed - 1] for seed in seeds]
+        group.entrants.set(members)
+        fixtures += _round_robin(stage, group, members, double=competition.double_round_robin, now=now)
+    knockout = Stage.objects.create(competition=competition, order=2, name="Knockout", kind=Stage.Kind.KNOCKOUT)
+    labels = [
+        f"{scheduling.group_letter(a)}{pa} v {scheduling.group_letter(b)}{pb}" for (a, pa), (b, pb) in pairs
+    ]
+    first = [(None, None)] * len(pairs)
+    return fixtures + _bracket(knockout, first, third_place=competition.third_place_match, now=now, labels=labels)
+
+
+def bracket_advance(*, fixture: Fixture, winner: Entrant | None, loser: Entrant | None) -> None:
+    """Puts the winner (and, for a third-place match, the loser) of ``fixture`` in their next
+    fixtures' slots. Raises ``ScheduleError`` when the next fixture already has a result with
+    somebody else in that slot."""
+    for target_id, slot, who in (
+        (fixture.winner_to_id, fixture.winner_to_slot, winner),
+        (fixture.loser_to_id, fixture.loser_to_slot, loser),
+    ):
+        if target_id is None or who is None:
+            continue
+        target = Fixture.objects.select_for_update().get(pk=target_id)
+        field = "home" if slot == Fixture.Slot.HOME else "away"
+        if getattr(target, f"{field}_id") == who.pk:
+            continue
+        if target.status not in Fixture.OPEN:
+            raise ScheduleError(f"{target} has a result already; correct it first")
+        setattr(target, field, who)
+        target.save(update_fields=[field])

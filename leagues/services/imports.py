@@ -1,0 +1,326 @@
+"""The results CSV organisers bring (COMPETITIONS.md §6), imported whole or not at all.
+
+``results_parse`` reads and checks every line first; ``results_import`` then writes the
+competition (with ``create``), its stages, groups, rounds, entrants, fixtures and official
+results in one transaction. The first problem found raises ``ImportFileError`` naming the line
+(the header is line 1) and the column; nothing of the file is saved.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db import transaction
+from django.utils.text import slugify
+from tqdm import tqdm
+
+from leagues import ranking
+from leagues.models import Competition, Entrant, Fixture, Group, Round, Season, Stage, TiebreakPreset
+from matches.official import Recorded, ResultError, Rules, official_result
+
+REQUIRED = ("home", "away", "home_goals", "away_goals")
+OPTIONAL = (
+    "stage", "group", "round", "date", "outcome", "outcome_side",
+    "home_et_goals", "away_et_goals", "home_shootout", "away_shootout",
+    "home_discipline", "away_discipline",
+)
+_KNOCKOUT_STAGE = re.compile(r"knock-?out|final|semi|quarter|round of|third|play-?off|eighth|\bko\b", re.I)
+
+
+class ImportFileError(ValueError):
+    """A file refused whole: ``line`` (1 is the header) and ``column`` say where."""
+
+    def __init__(self, line: int, column: str | None, message: str):
+        self.line, self.column, self.message = line, column, message
+        where = f"line {line}, column {column}" if column else f"line {line}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class ResultRow:
+    line: int
+    home: str
+    away: str
+    home_goals: int
+    away_goals: int
+    stage: str = ""
+    group: str = ""
+    round: str = ""
+    date: date | None = None
+    outcome: str = "played"
+    outcome_side: str = ""
+    home_et_goals: int = 0
+    away_et_goals: int = 0
+    home_shootout: int | None = None
+    away_shootout: int | None = None
+    home_discipline: int = 0
+    away_discipline: int = 0
+
+
+@dataclass
+class ImportSummary:
+    competition: Competition
+    created: bool
+    results: int
+    entrants_created: int
+    rows: list[ResultRow] = field(default_factory=list)
+
+
+def is_knockout_stage(name: str, *, competition: Competition) -> bool:
+    """Whether a row of stage ``name`` is a knockout match: an existing stage says so by its
+    kind; otherwise the name does ("Final", "Semi-finals", "Knockout"...), and with no stage at
+    all the competition's format does."""
+    if name and competition.pk:
+        stage = competition.stages.filter(name__iexact=name).first()
+        if stage is not None:
+            return stage.kind == Stage.Kind.KNOCKOUT
+    if name:
+        return bool(_KNOCKOUT_STAGE.search(name))
+    return competition.format == Competition.Format.KNOCKOUT
+
+
+def _whole(raw: str, *, line: int, column: str, default: int | None) -> int | None:
+    raw = (raw or "").strip()
+    if raw == "":
+        if default is None and column in REQUIRED:
+            raise ImportFileError(line, column, "is empty; give a whole number of 0 or more")
+        return default
+    if not raw.isdigit():
+        raise ImportFileError(line, column, f"must be a whole number of 0 or more, not {raw!r}")
+    return int(raw)
+
+
+def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
+    """Reads the CSV ``text`` and checks every line against §4-6 under ``competition``'s rules
+    (which need not be saved yet). Raises ``ImportFileError`` at the first problem."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ImportFileError(1, None, "the file is empty; it needs a header row") from None
+    header = [h.strip() for h in header]
+    seen: set[str] = set()
+    for name in header:
+        if name not in REQUIRED + OPTIONAL:
+            raise ImportFileError(1, name or "(empty)", f"unknown column; the columns are {', '.join(REQUIRED + OPTIONAL)}")
+        if name in seen:
+            raise ImportFileError(1, name, "appears twice")
+        seen.add(name)
+    for name in REQUIRED:
+        if name not in seen:
+            raise ImportFileError(1, name, "required column missing")
+
+    rows: list[ResultRow] = []
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise ImportFileError(line, None, f"has {len(values)} values for {len(header)} columns")
+        raw = dict(zip(header, (v.strip() for v in values), strict=True))
+        rows.append(_row(raw, line=line, competition=competition))
+    if not rows:
+        raise ImportFileError(2, None, "no results after the header")
+    return rows
+
+
+def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
+    for column in ("home", "away"):
+        if not raw.get(column):
+            raise ImportFileError(line, column, "is empty; give the entrant's name")
+    if raw["home"].casefold() == raw["away"].casefold():
+        raise ImportFileError(line, "away", f"{raw['away']!r} cannot play itself")
+    outcome = (raw.get("outcome") or "played").lower()
+    if outcome not in ("played", "walkover", "disqualification"):
+        raise ImportFileError(line, "outcome", f"must be played, walkover or disqualification, not {raw['outcome']!r}")
+    side = (raw.get("outcome_side") or "").lower()
+    if side not in ("", "home", "away"):
+        raise ImportFileError(line, "outcome_side", f"must be home or away, not {raw['outcome_side']!r}")
+    default_goals = 0 if outcome == "walkover" else None
+    row = ResultRow(
+        line=line, home=raw["home"], away=raw["away"],
+        home_goals=_whole(raw["home_goals"], line=line, column="home_goals", default=default_goals),
+        away_goals=_whole(raw["away_goals"], line=line, column="away_goals", default=default_goals),
+        stage=raw.get("stage", ""), group=raw.get("group", ""), round=raw.get("round", ""),
+        outcome=outcome, outcome_side=side,
+        home_et_goals=_whole(raw.get("home_et_goals", ""), line=line, column="home_et_goals", default=0),
+        away_et_goals=_whole(raw.get("away_et_goals", ""), line=line, column="away_et_goals", default=0),
+        home_shootout=_whole(raw.get("home_shootout", ""), line=line, column="home_shootout", default=None),
+        away_shootout=_whole(raw.get("away_shootout", ""), line=line, column="away_shootout", default=None),
+        home_discipline=_whole(raw.get("home_discipline", ""), line=line, column="home_discipline", default=0),
+        away_discipline=_whole(raw.get("away_discipline", ""), line=line, column="away_discipline", default=0),
+    )
+    if raw.get("date"):
+        try:
+            row.date = datetime.fromisoformat(raw["date"]).date() if "T" in raw["date"] else date.fromisoformat(raw["date"])
+        except ValueError:
+            raise ImportFileError(line, "date", f"must be an ISO 8601 date such as 2024-05-18, not {raw['date']!r}") from None
+    rules = Rules(
+        knockout=is_knockout_stage(row.stage, competition=competition),
+        extra_time=competition.extra_time, shootout=competition.shootout,
+        shootout_kicks=competition.shootout_kicks,
+        walkover_score=(competition.walkover_goals_for, competition.walkover_goals_against),
+    )
+    try:
+        official_result(Recorded(
+            home_goals=row.home_goals, away_goals=row.away_goals, outcome=row.outcome,
+            outcome_side=row.outcome_side, home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
+            home_shootout=row.home_shootout, away_shootout=row.away_shootout,
+        ), rules)
+    except ResultError as exc:
+        raise ImportFileError(line, exc.field, exc.message) from None
+    return row
+
+
+def parse_points(text: str) -> tuple[int, int, int]:
+    """``"3,1,0"`` -> (3, 1, 0); raises ``ValueError`` unless three whole numbers, win >= draw >= loss."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"--points takes three whole numbers for a win, a draw and a loss, like 3,1,0; not {text!r}")
+    win, draw, loss = (int(p) for p in parts)
+    if not win >= draw >= loss:
+        raise ValueError("--points: a win is worth at least a draw, and a draw at least a loss")
+    return win, draw, loss
+
+
+def competition_new(
+    *,
+    slug: str,
+    name: str,
+    preset: str = TiebreakPreset.FISTF,
+    criteria: Iterable[str] = (),
+    points: tuple[int, int, int] = (3, 1, 0),
+    format: str = Competition.Format.LEAGUE,
+    season: Season | None = None,
+) -> Competition:
+    """An unsaved competition for an import (``results_import`` saves it). Raises ``ValueError``
+    for an unknown preset or criterion."""
+    criteria = list(criteria)
+    if preset not in TiebreakPreset.values:
+        raise ValueError(f"unknown preset {preset!r}; the presets are {', '.join(TiebreakPreset.values)}")
+    if preset == TiebreakPreset.CUSTOM:
+        if not criteria:
+            raise ValueError("the custom preset needs its list of criteria")
+        ranking.validate_criteria(["points", *criteria])
+    if format not in Competition.Format.values:
+        raise ValueError(f"unknown format {format!r}")
+    return Competition(
+        slug=slug, name=name, tiebreak_preset=preset, tiebreak_criteria=criteria,
+        points_win=points[0], points_draw=points[1], points_loss=points[2], format=format, season=season,
+    )
+
+
+def results_import(
+    *,
+    text: str,
+    competition: Competition,
+    recorded_by=None,
+    progress: Callable[[Iterable], Iterable] | None = None,
+) -> ImportSummary:
+    """Imports the CSV ``text`` into ``competition`` (saved here when new: the ``--create``
+    case), all in one transaction. Raises ``ImportFileError``; then nothing is saved."""
+    from matches.services.results import match_adjudicate, result_record
+
+    created = competition.pk is None
+    if not created:
+        competition = Competition.objects.get(pk=competition.pk)
+    rows = results_parse(text, competition=competition)
+    progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=len(rows) < 500))
+
+    with transaction.atomic():
+        if created:
+            competition.slug = competition.slug or slugify(competition.name)
+            competition.save()
+        entrants = {e.name.casefold(): e for e in competition.entrants.all()}
+        closed = bool(entrants)  # an existing field of entrants: an unknown name is a typo
+        new_entrants = 0
+        for row in rows:
+            for column in ("home", "away"):
+                name = getattr(row, column)
+                if name.casefold() not in entrants:
+                    if closed:
+                        raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
+                    entrants[name.casefold()] = Entrant.objects.create(competition=competition, name=name)
+                    new_entrants += 1
+
+        stages: dict[str, Stage] = {s.name.casefold(): s for s in competition.stages.all()}
+        groups: dict[tuple[int, str], Group] = {}
+        rounds: dict[tuple[int, str], Round] = {}
+        positions: dict[tuple[int, int | None], int] = {}
+        next_order = max((s.order for s in stages.values()), default=0) + 1
+
+        for row in progress(rows):
+            home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
+            stage_name = row.stage or ("Knockout" if competition.format == Competition.Format.KNOCKOUT else "League")
+            stage = stages.get(stage_name.casefold())
+            if stage is None:
+                kind = (
+                    Stage.Kind.KNOCKOUT if is_knockout_stage(row.stage, competition=competition)
+                    else Stage.Kind.GROUPS if row.group else Stage.Kind.LEAGUE
+                )
+                stage = Stage.objects.create(competition=competition, order=next_order, name=stage_name, kind=kind)
+                stages[stage_name.casefold()] = stage
+                next_order += 1
+            group = None
+            if row.group:
+                group = groups.get((stage.pk, row.group))
+                if group is None:
+                    group, _ = Group.objects.get_or_create(stage=stage, name=row.group)
+                    groups[(stage.pk, row.group)] = group
+                group.entrants.add(home, away)
+            rnd = _round_for(stage, row.round or "1", rounds)
+            fixture = _open_fixture(competition, stage, home, away, row)
+            if fixture is None:
+                key = (rnd.pk, group.pk if group else None)
+                if key not in positions:
+                    taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
+                    positions[key] = taken.position + 1 if taken else 0
+                fixture = Fixture.objects.create(
+                    competition=competition, round=rnd, group=group, position=positions[key],
+                    home=home, away=away, date=row.date or rnd.date,
+                )
+                positions[key] += 1
+            try:
+                result = result_record(
+                    fixture=fixture, home_goals=row.home_goals, away_goals=row.away_goals,
+                    outcome=row.outcome, outcome_side=row.outcome_side,
+                    home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
+                    home_shootout=row.home_shootout, away_shootout=row.away_shootout,
+                    home_discipline=row.home_discipline, away_discipline=row.away_discipline,
+                    recorded_by=recorded_by, adjudicate=False,
+                )
+            except ResultError as exc:
+                raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
+            match_adjudicate(match_id=result.match_id, enqueue_standings=False)
+    return ImportSummary(competition=competition, created=created, results=len(rows),
+                         entrants_created=new_entrants, rows=rows)
+
+
+def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) -> Round:
+    key = (stage.pk, label)
+    if key not in cache:
+        if label.isdigit() and int(label) >= 1:
+            rnd, _ = Round.objects.get_or_create(
+                stage=stage, number=int(label),
+                defaults={"name": f"Round {label}", "date": stage.competition.round_date(int(label))},
+            )
+        else:
+            rnd = stage.rounds.filter(name__iexact=label).first()
+            if rnd is None:
+                number = (stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+                rnd = Round.objects.create(stage=stage, number=number, name=label)
+        cache[key] = rnd
+    return cache[key]
+
+
+def _open_fixture(competition: Competition, stage: Stage, home: Entrant, away: Entrant, row: ResultRow) -> Fixture | None:
+    """A scheduled fixture of the same pairing waiting for this result, if the competition
+    was scheduled before the import."""
+    fixtures = competition.fixtures.filter(round__stage=stage, home=home, away=away, status__in=Fixture.OPEN)
+    if row.round.isdigit():
+        fixtures = fixtures.filter(round__number=int(row.round))
+    return fixtures.order_by("round__number").first()
