@@ -1,0 +1,1 @@
+"""The REST API of the federation: registry, competitions, fixtures, results and standings."""

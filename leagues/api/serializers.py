@@ -1,0 +1,463 @@
+"""Serializers of the API. They shape data and check input; every write goes through a service.
+
+Fields a client must never set by mass assignment (a fixture's status, the official score,
+standings, the drawing of lots, organisers for non-administrators) are read-only here.
+"""
+from __future__ import annotations
+
+from django.utils.text import slugify
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from leagues.models import (
+    Club,
+    ClubMembership,
+    Competition,
+    Entrant,
+    Fixture,
+    Player,
+    Round,
+    Season,
+    Stage,
+    Standing,
+)
+from leagues.permissions import can_manage_competition, is_federation_admin
+from leagues.ranking import CRITERIA, validate_criteria
+from matches.models import Outcome, Result, Side
+
+# --- Registry -----------------------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    members = serializers.IntegerField(read_only=True, help_text="Current members.")
+
+    class Meta:
+        model = Club
+        fields = ["id", "slug", "name", "short_name", "city", "founded", "members"]
+
+
+class ClubRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "slug", "name", "short_name"]
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    club = ClubRefSerializer(read_only=True)
+
+    class Meta:
+        model = ClubMembership
+        fields = ["club", "start_date", "end_date"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    full_name = serializers.CharField(read_only=True)
+    club = serializers.SerializerMethodField(help_text="The current club, if any.")
+
+    class Meta:
+        model = Player
+        fields = ["id", "first_name", "last_name", "full_name", "licence_number", "club"]
+
+    @extend_schema_field(ClubRefSerializer(allow_null=True))
+    def get_club(self, player: Player):
+        current = [m for m in player.memberships.all() if m.end_date is None]
+        return ClubRefSerializer(current[0].club).data if current else None
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    memberships = MembershipSerializer(many=True, read_only=True)
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "memberships"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["id", "slug", "name", "start_date", "end_date", "is_current"]
+
+
+# --- Competitions -------------------------------------------------------------------------------
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    """A competition's settings. Organisers change their own; only federation administrators
+    choose the organisers. The seed of the drawing of lots and the lots drawn are read-only."""
+
+    season = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Season.objects.all(), allow_null=True, required=False
+    )
+    organisers = serializers.SlugRelatedField(
+        slug_field="username", many=True, required=False,
+        queryset=Competition.organisers.field.related_model.objects.all(),
+        help_text="Usernames. Only a federation administrator may set them; the creator is added.",
+    )
+    criteria = serializers.ListField(
+        child=serializers.CharField(), read_only=True, help_text="The tie-break criteria in order, points first."
+    )
+    entrant_count = serializers.IntegerField(read_only=True)
+    status = serializers.SerializerMethodField(help_text="draft, in_progress or finished (derived).")
+    can_edit = serializers.SerializerMethodField(help_text="Whether the requester may change it.")
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id", "slug", "name", "season", "format", "status",
+            "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
+            "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "points_win", "points_draw", "points_loss", "points_bye",
+            "tiebreak_preset", "tiebreak_criteria", "criteria",
+            "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
+            "rule_set", "rule_params", "first_date", "days_between_rounds",
+            "organisers", "lots_seed", "entrant_count", "can_edit", "created_at", "updated_at",
+        ]
+        read_only_fields = ["lots_seed", "created_at", "updated_at"]
+        extra_kwargs = {"slug": {"required": False}}
+
+    def get_fields(self):
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is None or not is_federation_admin(request.user):
+            fields["organisers"].read_only = True
+        if self.instance is not None and not isinstance(self.instance, list | tuple) and self._has_fixtures():
+            # The format cannot change under a schedule that is already drawn.
+            for name in ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group"):
+                fields[name].read_only = True
+        return fields
+
+    def _has_fixtures(self) -> bool:
+        return getattr(self.instance, "pk", None) is not None and self.instance.fixtures.exists()
+
+    @extend_schema_field(serializers.ChoiceField(choices=["draft", "in_progress", "finished"]))
+    def get_status(self, competition: Competition) -> str:
+        return competition_status(competition)
+
+    def get_can_edit(self, competition: Competition) -> bool:
+        request = self.context.get("request")
+        return bool(request and can_manage_competition(request.user, competition))
+
+    def validate_tiebreak_criteria(self, value):
+        if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+            raise serializers.ValidationError("give a list of criterion keys")
+        try:
+            validate_criteria([k for k in value if k != "points"])
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+    def validate_rule_params(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("give an object")
+        return value
+
+    def validate_qualifiers_per_group(self, value):
+        if value not in (1, 2):
+            raise serializers.ValidationError("the top 1 or 2 of each group go through")
+        return value
+
+    def validate_group_count(self, value):
+        if value < 1:
+            raise serializers.ValidationError("at least one group")
+        return value
+
+    def validate_halves(self, value):
+        if value < 1:
+            raise serializers.ValidationError("at least one half")
+        return value
+
+    def validate(self, attrs):
+        def get(name):
+            if name in attrs:
+                return attrs[name]
+            if self.instance is not None:
+                return getattr(self.instance, name)
+            return Competition._meta.get_field(name).get_default()
+
+        win, draw, loss = get("points_win"), get("points_draw"), get("points_loss")
+        if not win >= draw >= loss:
+            raise serializers.ValidationError({"points_draw": "points must be win >= draw >= loss"})
+        if get("walkover_goals_for") <= get("walkover_goals_against"):
+            raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
+        if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
+            raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        if self.instance is None and not attrs.get("slug"):
+            base = slugify(attrs.get("name", ""))[:70] or "competition"
+            slug, n = base, 2
+            while Competition.objects.filter(slug=slug).exists():
+                slug, n = f"{base}-{n}", n + 1
+            attrs["slug"] = slug
+        return attrs
+
+
+def competition_status(competition: Competition) -> str:
+    """``draft`` (no fixtures), ``in_progress`` (open fixtures left) or ``finished``."""
+    fixtures = getattr(competition, "fixture_count", None)
+    open_ = getattr(competition, "open_fixture_count", None)
+    if fixtures is None:
+        fixtures = competition.fixtures.count()
+        open_ = competition.fixtures.filter(status__in=Fixture.OPEN).count()
+    if not fixtures:
+        return "draft"
+    return "in_progress" if open_ else "finished"
+
+
+class CompetitionRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Competition
+        fields = ["id", "slug", "name"]
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    """An entrant. ``competition`` is set on creation and fixed after; ``withdrawn_at`` is set
+    only by the withdraw action."""
+
+    competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), allow_null=True, required=False)
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False
+    )
+    player_name = serializers.CharField(source="player.full_name", read_only=True, default=None)
+    club_name = serializers.CharField(source="club.name", read_only=True, default=None)
+    name = serializers.CharField(max_length=160, required=False)
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "competition", "name", "player", "player_name", "club", "club_name", "seed", "withdrawn_at"]
+        read_only_fields = ["withdrawn_at"]
+        validators = []  # uniqueness is checked in ``validate`` with the field named
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None:
+            fields["competition"].read_only = True
+        return fields
+
+    def validate_competition(self, competition):
+        request = self.context.get("request")
+        if request is not None and not can_manage_competition(request.user, competition):
+            raise serializers.ValidationError("you do not organise this competition")
+        if competition.fixtures.exists():
+            raise serializers.ValidationError("the fixtures are drawn: entrants can no longer be added")
+        return competition
+
+    def validate_seed(self, value):
+        if value is not None and value < 1:
+            raise serializers.ValidationError("1 is the top seed")
+        return value
+
+    def validate(self, attrs):
+        competition = attrs.get("competition") or self.instance.competition
+        player = attrs.get("player", getattr(self.instance, "player", None))
+        club = attrs.get("club", getattr(self.instance, "club", None))
+        if "name" not in attrs and self.instance is None:
+            if player is None:
+                raise serializers.ValidationError({"name": "give a name or a player"})
+            attrs["name"] = player.full_name
+        if player is not None and club is None and "club" not in attrs and self.instance is None:
+            attrs["club"] = player.current_club
+        others = competition.entrants.exclude(pk=getattr(self.instance, "pk", None))
+        if "name" in attrs and others.filter(name=attrs["name"]).exists():
+            raise serializers.ValidationError({"name": "another entrant has this name"})
+        if attrs.get("seed") is not None and others.filter(seed=attrs["seed"]).exists():
+            raise serializers.ValidationError({"seed": "another entrant has this seed"})
+        if attrs.get("player") is not None and others.filter(player=attrs["player"]).exists():
+            raise serializers.ValidationError({"player": "this player is entered already"})
+        return attrs
+
+
+class EntrantRefSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "name", "player", "club", "seed"]
+
+
+# --- Schedule, results --------------------------------------------------------------------------
+
+
+class StageSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Stage
+        fields = ["id", "order", "name", "kind"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    competition = serializers.SlugRelatedField(source="stage.competition", slug_field="slug", read_only=True)
+    stage = StageSerializer(read_only=True)
+    label = serializers.CharField(source="__str__", read_only=True)
+    fixture_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "competition", "stage", "number", "name", "label", "date", "fixture_count"]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    """A match's result: the score recorded at the table and, once adjudicated, the official one."""
+
+    official = serializers.BooleanField(source="is_official", read_only=True)
+    winner_side = serializers.CharField(read_only=True, help_text='"home", "away", or "" for a draw.')
+
+    class Meta:
+        model = Result
+        fields = [
+            "outcome", "outcome_side", "table_home_goals", "table_away_goals",
+            "home_et_goals", "away_et_goals", "home_shootout", "away_shootout",
+            "home_discipline", "away_discipline",
+            "home_goals", "away_goals", "winner_side", "official", "recorded_at", "adjudicated_at",
+        ]
+        read_only_fields = fields
+
+
+def fixture_result(fixture: Fixture) -> Result | None:
+    match = getattr(fixture, "match", None) if _has_match(fixture) else None
+    return getattr(match, "result", None) if match is not None and _has_result(match) else None
+
+
+def _has_match(fixture) -> bool:
+    try:
+        fixture.match  # noqa: B018 - a reverse one-to-one raises when absent
+    except Exception:  # noqa: BLE001 - RelatedObjectDoesNotExist
+        return False
+    return True
+
+
+def _has_result(match) -> bool:
+    try:
+        match.result  # noqa: B018
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    competition = CompetitionRefSerializer(read_only=True)
+    stage = serializers.CharField(source="round.stage.name", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    round_name = serializers.CharField(source="round.__str__", read_only=True)
+    group = serializers.CharField(source="group.name", read_only=True, default=None)
+    home = EntrantRefSerializer(read_only=True)
+    away = EntrantRefSerializer(read_only=True)
+    result = serializers.SerializerMethodField()
+    winner_to_slot = serializers.CharField(
+        read_only=True, help_text='Knockout: "home" or "away" slot of ``winner_to`` the winner fills.'
+    )
+
+    class Meta:
+        model = Fixture
+        fields = [
+            "id", "competition", "stage", "round", "round_name", "group", "position", "label",
+            "home", "away", "date", "status", "winner_to", "winner_to_slot", "result",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_result(self, fixture: Fixture):
+        result = fixture_result(fixture)
+        return ResultSerializer(result).data if result is not None else None
+
+
+class ResultListSerializer(ResultSerializer):
+    """A result with its fixture, for the results list."""
+
+    fixture = serializers.IntegerField(source="match.fixture_id", read_only=True)
+    competition = serializers.CharField(source="match.fixture.competition.slug", read_only=True)
+    home = serializers.CharField(source="match.fixture.home.name", read_only=True, default=None)
+    away = serializers.CharField(source="match.fixture.away.name", read_only=True, default=None)
+    date = serializers.DateField(source="match.fixture.date", read_only=True)
+
+    class Meta(ResultSerializer.Meta):
+        fields = ["id", "fixture", "competition", "date", "home", "away", *ResultSerializer.Meta.fields]
+        read_only_fields = fields
+
+
+class ResultRecordSerializer(serializers.Serializer):
+    """What an organiser records from the table. The official score is computed, never sent."""
+
+    outcome = serializers.ChoiceField(choices=Outcome.choices, default="played",
+                                      help_text="played, walkover or disqualification (a bye is never recorded).")
+    outcome_side = serializers.ChoiceField(
+        choices=Side.choices, required=False, allow_blank=True, default="",
+        help_text="Walkover: the side that did not show. Disqualification: the side disqualified.",
+    )
+    home_goals = serializers.IntegerField(min_value=0, max_value=99, help_text="Regulation time, on the table.")
+    away_goals = serializers.IntegerField(min_value=0, max_value=99)
+    home_et_goals = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    away_et_goals = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    home_shootout = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True, default=None)
+    away_shootout = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True, default=None)
+    home_discipline = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    away_discipline = serializers.IntegerField(min_value=0, max_value=99, default=0)
+
+    def validate_outcome(self, value):
+        if value == Outcome.BYE:
+            raise serializers.ValidationError("a bye is made by the draw, not recorded")
+        return value
+
+
+class WithdrawSerializer(serializers.Serializer):
+    """No body is needed; ``confirm`` guards against a stray request."""
+
+    confirm = serializers.BooleanField(default=True)
+
+
+# --- Standings, bracket -------------------------------------------------------------------------
+
+
+class StandingRowSerializer(serializers.ModelSerializer):
+    entrant = serializers.CharField(source="entrant.name", read_only=True)
+    entrant_id = serializers.IntegerField(read_only=True)
+    club = serializers.CharField(source="entrant.club.slug", read_only=True, default=None)
+    withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
+
+    class Meta:
+        model = Standing
+        fields = [
+            "position", "entrant", "entrant_id", "club", "played", "won", "drawn", "lost",
+            "goals_for", "goals_against", "goal_difference", "points", "discipline",
+            "tiebreak", "tiebreak_criterion", "withdrawn",
+        ]
+        read_only_fields = fields
+
+
+class StandingsTableSerializer(serializers.Serializer):
+    group = serializers.CharField(allow_null=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class CriterionSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    abbr = serializers.CharField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    competition = serializers.CharField()
+    criteria = CriterionSerializer(many=True)
+    computed_at = serializers.DateTimeField(allow_null=True)
+    tables = StandingsTableSerializer(many=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    fixtures = FixtureSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    competition = serializers.CharField()
+    stage = serializers.CharField(allow_null=True)
+    rounds = BracketRoundSerializer(many=True)
+
+
+class GenerateFixturesSerializer(serializers.Serializer):
+    fixtures = serializers.IntegerField(read_only=True, help_text="How many fixtures were created.")
+
+
+def criteria_info(competition: Competition) -> list[dict]:
+    return [
+        {"key": c.key, "name": c.name, "abbr": c.abbr}
+        for c in (CRITERIA[k] for k in competition.criteria if k in CRITERIA)
+    ]
+

@@ -1,0 +1,339 @@
+"""API views. Reads are open to everyone; writes go through ``leagues``/``matches`` services.
+
+A user error raised by a service (``ScheduleError``, ``EntrantError``, ``ResultError``) becomes
+a 400 naming the field; anything else is a bug and stays a 500.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Prefetch, ProtectedError, Q
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from leagues.models import (
+    Club,
+    ClubMembership,
+    Competition,
+    Entrant,
+    Fixture,
+    Player,
+    Round,
+    Season,
+    Stage,
+    Standing,
+)
+from leagues.permissions import can_manage_competition
+from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.standings import standings_recompute
+from matches.models import Result
+from matches.official import ResultError
+from matches.services.results import result_record
+
+from . import filters, serializers
+from .permissions import OrganiserOrReadOnly
+
+
+@contextmanager
+def user_errors(default_field: str):
+    """Turns a service's user error into a 400 naming the field (``ResultError`` names its own)."""
+    try:
+        yield
+    except ResultError as exc:
+        raise ValidationError({exc.field: [exc.message]}) from exc
+    except (ScheduleError, EntrantError) as exc:
+        raise ValidationError({default_field: [str(exc)]}) from exc
+
+
+class ApiMixin:
+    # Token first: an anonymous write gets 401 with ``WWW-Authenticate: Token``; the browser's
+    # session still works (with CSRF) when no token is sent.
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [OrganiserOrReadOnly]
+
+
+# --- Registry -----------------------------------------------------------------------------------
+
+
+@extend_schema_view(list=extend_schema(summary="Clubs"), retrieve=extend_schema(summary="A club"))
+class ClubViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.ClubSerializer
+    filterset_class = filters.ClubFilter
+    search_fields = ["name", "short_name", "city"]
+    ordering_fields = ["name", "city", "founded"]
+    lookup_field = "slug"
+
+    def get_queryset(self):
+        return Club.objects.annotate(
+            members=Count("memberships", filter=Q(memberships__end_date__isnull=True))
+        ).order_by("name")
+
+
+@extend_schema_view(list=extend_schema(summary="Players"), retrieve=extend_schema(summary="A player"))
+class PlayerViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    filterset_class = filters.PlayerFilter
+    search_fields = ["first_name", "last_name", "licence_number"]
+    ordering_fields = ["last_name", "first_name", "licence_number"]
+
+    def get_serializer_class(self):
+        return serializers.PlayerDetailSerializer if self.action == "retrieve" else serializers.PlayerSerializer
+
+    def get_queryset(self):
+        return Player.objects.prefetch_related(
+            Prefetch("memberships", queryset=ClubMembership.objects.select_related("club").order_by("-start_date"))
+        ).order_by("last_name", "first_name", "pk")
+
+
+@extend_schema_view(list=extend_schema(summary="Seasons"), retrieve=extend_schema(summary="A season"))
+class SeasonViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    queryset = Season.objects.order_by("-start_date")
+    serializer_class = serializers.SeasonSerializer
+    filterset_class = filters.SeasonFilter
+    search_fields = ["name"]
+    ordering_fields = ["start_date", "name"]
+    lookup_field = "slug"
+
+
+# --- Competitions -------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Competitions"),
+    retrieve=extend_schema(summary="A competition"),
+    create=extend_schema(summary="Create a competition (the creator becomes an organiser)"),
+    update=extend_schema(summary="Change a competition's settings"),
+    partial_update=extend_schema(summary="Change some of a competition's settings"),
+)
+class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.CompetitionSerializer
+    filterset_class = filters.CompetitionFilter
+    search_fields = ["name", "slug"]
+    ordering_fields = ["name", "created_at", "first_date"]
+    lookup_field = "slug"
+    creates_competitions = True
+
+    def get_queryset(self):
+        return (
+            Competition.objects.select_related("season")
+            .prefetch_related("organisers")
+            .annotate(
+                entrant_count=Count("entrants", distinct=True),
+                fixture_count=Count("fixtures", distinct=True),
+                open_fixture_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+            )
+            .order_by("-created_at", "name")
+        )
+
+    def perform_create(self, serializer):
+        with transaction.atomic():
+            competition = serializer.save()
+            competition.organisers.add(self.request.user)
+
+    def perform_update(self, serializer):
+        try:
+            with transaction.atomic():
+                serializer.save()
+        except IntegrityError as exc:  # a constraint the validation did not foresee
+            raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
+
+    @extend_schema(summary="A competition's standings, each row with its tie-break explanation",
+                   responses=serializers.StandingsSerializer)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def standings(self, request, slug=None):
+        competition = self.get_object()
+        return Response(serializers.StandingsSerializer(standings_payload(competition)).data)
+
+    @extend_schema(summary="A competition's knockout bracket, round by round",
+                   responses=serializers.BracketSerializer)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def bracket(self, request, slug=None):
+        competition = self.get_object()
+        return Response(serializers.BracketSerializer(bracket_payload(competition)).data)
+
+    @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format",
+                   request=None, responses={201: serializers.GenerateFixturesSerializer,
+                                            400: OpenApiResponse(description="The schedule cannot be made.")})
+    @action(detail=True, methods=["post"], url_path="generate-fixtures", pagination_class=None, filter_backends=[])
+    def generate_fixtures(self, request, slug=None):
+        competition = self.get_object()
+        with user_errors("fixtures"):
+            fixtures = fixtures_generate(competition=competition)
+        return Response({"fixtures": len(fixtures)}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Recompute the stored standings from all the official results",
+                   request=None, responses=serializers.StandingsSerializer)
+    @action(detail=True, methods=["post"], url_path="recompute-standings", pagination_class=None, filter_backends=[])
+    def recompute_standings(self, request, slug=None):
+        competition = self.get_object()
+        standings_recompute(competition_id=competition.pk)
+        return Response(serializers.StandingsSerializer(standings_payload(competition)).data)
+
+
+def standings_payload(competition: Competition) -> dict:
+    rows = (
+        Standing.objects.filter(competition=competition)
+        .select_related("entrant__club", "group")
+        .order_by("group__name", "position")
+    )
+    tables: list[dict] = []
+    by_group: dict = {}
+    computed_at = None
+    for row in rows:
+        key = row.group.name if row.group_id else None
+        if key not in by_group:
+            by_group[key] = {"group": key, "rows": []}
+            tables.append(by_group[key])
+        by_group[key]["rows"].append(row)
+        computed_at = max(computed_at, row.computed_at) if computed_at else row.computed_at
+    return {
+        "competition": competition.slug,
+        "criteria": serializers.criteria_info(competition),
+        "computed_at": computed_at,
+        "tables": tables,
+    }
+
+
+def fixture_queryset():
+    return Fixture.objects.select_related(
+        "competition", "round__stage", "group", "home__club", "away__club", "match__result"
+    )
+
+
+def bracket_payload(competition: Competition) -> dict:
+    stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
+    rounds = []
+    if stage is not None:
+        fixtures = list(fixture_queryset().filter(round__stage=stage).order_by("round__number", "position"))
+        for rnd in stage.rounds.order_by("number"):
+            rounds.append({
+                "number": rnd.number, "name": str(rnd),
+                "fixtures": [f for f in fixtures if f.round_id == rnd.pk],
+            })
+    return {"competition": competition.slug, "stage": stage.name if stage else None, "rounds": rounds}
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Entrants"),
+    retrieve=extend_schema(summary="An entrant"),
+    create=extend_schema(summary="Enter a player or a name into a competition (before the fixtures are drawn)"),
+    update=extend_schema(summary="Change an entrant's name, club or seed"),
+    partial_update=extend_schema(summary="Change some of an entrant's details"),
+    destroy=extend_schema(summary="Remove an entrant (before the fixtures are drawn)"),
+)
+class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
+    serializer_class = serializers.EntrantSerializer
+    filterset_class = filters.EntrantFilter
+    search_fields = ["name", "player__last_name", "club__name"]
+    ordering_fields = ["name", "seed"]
+
+    def get_queryset(self):
+        return Entrant.objects.select_related("competition", "player", "club").order_by("competition", "seed", "name")
+
+    def create(self, request, *args, **kwargs):
+        # A competition named in the body that the requester does not organise is a 403, not a 400.
+        slug = request.data.get("competition") if hasattr(request.data, "get") else None
+        if isinstance(slug, str):
+            competition = Competition.objects.filter(slug=slug).first()
+            if competition is not None and not can_manage_competition(request.user, competition):
+                raise PermissionDenied(OrganiserOrReadOnly.message)
+        return super().create(request, *args, **kwargs)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        with user_errors("competition"):
+            serializer.instance = entrant_add(
+                competition=data["competition"], name=data.get("name", ""),
+                player=data.get("player"), club=data.get("club"), seed=data.get("seed"),
+            )
+
+    def perform_destroy(self, instance):
+        if instance.competition.fixtures.exists():
+            raise ValidationError({"competition": ["the fixtures are drawn: withdraw the entrant instead"]})
+        try:
+            instance.delete()
+        except ProtectedError as exc:
+            raise ValidationError({"competition": ["the entrant has fixtures: withdraw it instead"]}) from exc
+
+    @extend_schema(summary="Withdraw an entrant; the competition's withdrawal policy applies",
+                   request=None, responses=serializers.EntrantSerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        entrant = self.get_object()
+        with user_errors("withdrawn_at"):
+            entrant = entrant_withdraw(entrant=entrant, by=request.user)
+        return Response(self.get_serializer(entrant).data)
+
+
+# --- Schedule, results --------------------------------------------------------------------------
+
+
+@extend_schema_view(list=extend_schema(summary="Rounds"), retrieve=extend_schema(summary="A round"))
+class RoundViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.RoundSerializer
+    filterset_class = filters.RoundFilter
+    ordering_fields = ["number", "date"]
+
+    def get_queryset(self):
+        return (
+            Round.objects.select_related("stage__competition")
+            .annotate(fixture_count=Count("fixtures"))
+            .order_by("stage__competition", "stage__order", "number")
+        )
+
+
+@extend_schema_view(list=extend_schema(summary="Fixtures"), retrieve=extend_schema(summary="A fixture"))
+class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.FixtureSerializer
+    filterset_class = filters.FixtureFilter
+    search_fields = ["home__name", "away__name", "label"]
+    ordering_fields = ["date", "round__number", "position"]
+
+    def get_queryset(self):
+        return fixture_queryset().order_by("date", "competition", "round__stage__order", "round__number",
+                                           "group__name", "position", "pk")
+
+    @extend_schema(
+        summary="Record (or correct) the result of a fixture played at the table",
+        request=serializers.ResultRecordSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named.")},
+    )
+    @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer)
+    def result(self, request, pk=None):
+        fixture = self.get_object()
+        data = serializers.ResultRecordSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with user_errors("fixture"):
+            result_record(fixture=fixture, recorded_by=request.user, **data.validated_data)
+        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+
+
+@extend_schema_view(list=extend_schema(summary="Results"), retrieve=extend_schema(summary="A result"))
+class ResultViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.ResultListSerializer
+    filterset_class = filters.ResultFilter
+    ordering_fields = ["recorded_at", "adjudicated_at", "match__fixture__date"]
+
+    def get_queryset(self):
+        return (
+            Result.objects.filter(match__fixture__isnull=False)
+            .select_related("match__fixture__competition", "match__fixture__home", "match__fixture__away")
+            .order_by("-match__fixture__date", "-recorded_at", "-pk")
+        )
+
+
+@extend_schema_view(list=extend_schema(summary="Standings rows"), retrieve=extend_schema(summary="A standings row"))
+class StandingViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.StandingRowSerializer
+    filterset_class = filters.StandingFilter
+    ordering_fields = ["position", "points"]
+
+    def get_queryset(self):
+        return Standing.objects.select_related("entrant__club", "group", "competition").order_by(
+            "competition", "group__name", "position"
+        )

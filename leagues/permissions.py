@@ -1,0 +1,74 @@
+"""Who may change what: one set of rules for the API, the organiser pages and the admin.
+
+- A **federation administrator** is a superuser or a member of the group named
+  ``FEDERATION_ADMINS_GROUP`` ("Federation administrators"). They change every competition
+  and choose its organisers.
+- An **organiser** of a competition is a user in ``Competition.organisers``. They change that
+  competition only: its settings, its entrants, its fixtures and their results.
+- Creating a competition takes the ``leagues.add_competition`` permission (give it to an
+  "Organisers" group) or being a federation administrator; the creator becomes an organiser.
+- Everyone, signed in or not, reads everything.
+
+``is_staff`` only opens the Django admin; it gives no rights over competitions by itself.
+"""
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from .models import Competition, Entrant, Fixture
+
+FEDERATION_ADMINS_GROUP = "Federation administrators"
+
+
+def is_federation_admin(user) -> bool:
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_botonera_federation_admin", None)
+    if cached is None:
+        cached = user.groups.filter(name=FEDERATION_ADMINS_GROUP).exists()
+        user._botonera_federation_admin = cached
+    return cached
+
+
+def can_create_competition(user) -> bool:
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return is_federation_admin(user) or user.has_perm("leagues.add_competition")
+
+
+def can_manage_competition(user, competition: Competition) -> bool:
+    """True when ``user`` may change ``competition`` (settings, entrants, fixtures, results)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if is_federation_admin(user):
+        return True
+    return competition.organisers.filter(pk=user.pk).exists()
+
+
+def managed_competitions(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The competitions ``user`` may change (none for an anonymous user)."""
+    queryset = Competition.objects.all() if queryset is None else queryset
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return queryset.none()
+    if is_federation_admin(user):
+        return queryset
+    return queryset.filter(organisers=user)
+
+
+def managed_q(user, prefix: str = "") -> Q:
+    """A filter for objects whose competition (reached through ``prefix``) ``user`` may change."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return Q(pk__in=[])
+    if is_federation_admin(user):
+        return Q()
+    return Q(**{f"{prefix}organisers": user})
+
+
+def managed_entrants(user) -> QuerySet:
+    return Entrant.objects.filter(managed_q(user, "competition__")).distinct()
+
+
+def managed_fixtures(user) -> QuerySet:
+    return Fixture.objects.filter(managed_q(user, "competition__")).distinct()
