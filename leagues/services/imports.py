@@ -19,7 +19,16 @@ from django.utils.text import slugify
 from tqdm import tqdm
 
 from leagues import ranking
-from leagues.models import Competition, Entrant, Fixture, Group, Round, Season, Stage, TiebreakPreset
+from leagues.models import (
+    Competition,
+    Entrant,
+    Fixture,
+    Group,
+    Round,
+    Season,
+    Stage,
+    TiebreakPreset,
+)
 from matches.official import Recorded, ResultError, Rules, official_result
 
 REQUIRED = ("home", "away", "home_goals", "away_goals")

@@ -1,0 +1,23 @@
+"""``manage.py load_demo [--if-empty]``: the demo federation ``make run`` serves."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from leagues.services.demo import DEMO_ADMIN, demo_is_loaded, demo_load
+
+
+class Command(BaseCommand):
+    help = "Loads a demo federation: clubs, players, a part-played league and cup, an admin."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--if-empty", action="store_true", help="do nothing when the database has data")
+
+    def handle(self, *args, if_empty, **options):
+        if if_empty and demo_is_loaded():
+            self.stdout.write("The database has data already; demo not loaded.")
+            return
+        summary = demo_load()
+        self.stdout.write(self.style.SUCCESS(
+            f"Demo federation: {summary.clubs} clubs, {summary.players} players, "
+            f"competitions {', '.join(summary.competitions)}. Admin: {DEMO_ADMIN[0]} / {DEMO_ADMIN[1]} (demo only)."
+        ))

@@ -1,0 +1,138 @@
+"""A demo federation: clubs, players with accounts, the current season, a league and a cup,
+part-played, with standings. Deterministic (a fixed random seed) so every demo looks the same."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season
+from leagues.services.entrants import entrant_add
+from leagues.services.fixtures import fixtures_generate
+from leagues.services.standings import standings_recompute
+
+DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
+DEMO_PLAYER_PASSWORD = "botonera-demo"
+
+CLUBS = [
+    ("Botões de Lisboa", "BOT", "Lisbon", 1987),
+    ("Subbuteo Club Roma", "SCR", "Rome", 1972),
+    ("Mesa Verde FC", "MVF", "Porto Alegre", 1995),
+    ("Club Botonero Porteño", "CBP", "Buenos Aires", 1968),
+    ("Tischfußball Wien", "TFW", "Vienna", 2001),
+    ("Flick United", "FLU", "Manchester", 1990),
+]
+PLAYERS = [
+    ("Ana", "Ferreira", 0), ("Rui", "Costa", 0), ("Giulia", "Bianchi", 1), ("Marco", "Rossi", 1),
+    ("Lucas", "Moura", 2), ("Bianca", "Souza", 2), ("Diego", "Álvarez", 3), ("Sofía", "Gómez", 3),
+    ("Lena", "Huber", 4), ("Felix", "Gruber", 4), ("Tom", "Hughes", 5), ("Amy", "Clarke", 5),
+    ("Pablo", "Ruiz", 3), ("Chiara", "Conti", 1),
+]
+
+
+@dataclass
+class DemoSummary:
+    clubs: int
+    players: int
+    competitions: list[str]
+
+
+def demo_is_loaded() -> bool:
+    return Club.objects.exists() or Competition.objects.exists()
+
+
+def current_season_dates(today: date) -> tuple[date, date, str]:
+    start_year = today.year if today.month >= 8 else today.year - 1
+    return date(start_year, 8, 1), date(start_year + 1, 7, 31), f"{start_year}-{str(start_year + 1)[-2:]}"
+
+
+@transaction.atomic
+def demo_load(*, today: date | None = None) -> DemoSummary:
+    """Builds the demo federation. Results are adjudicated in-process, then standings stored."""
+    from matches.services.results import match_adjudicate, result_record
+
+    today = today or timezone.localdate()
+    rng = random.Random(2024)
+    User = get_user_model()
+    admin = User.objects.filter(username=DEMO_ADMIN[0]).first()
+    if admin is None:
+        admin = User.objects.create_superuser(DEMO_ADMIN[0], "admin@botonera.example", DEMO_ADMIN[1])
+
+    start, end, label = current_season_dates(today)
+    Season.objects.filter(is_current=True).update(is_current=False)
+    season, _ = Season.objects.get_or_create(
+        slug=slugify(label), defaults={"name": f"Season {label}", "start_date": start, "end_date": end}
+    )
+    season.is_current = True
+    season.save(update_fields=["is_current"])
+
+    clubs = [
+        Club.objects.get_or_create(name=n, defaults={"short_name": s, "slug": slugify(n), "city": c, "founded": f})[0]
+        for n, s, c, f in CLUBS
+    ]
+    players = []
+    for i, (first, last, club_index) in enumerate(PLAYERS, start=1):
+        username = slugify(f"{first}.{last}").replace("-", ".")
+        user = User.objects.filter(username=username).first() or User.objects.create_user(
+            username, f"{username}@botonera.example", DEMO_PLAYER_PASSWORD, first_name=first, last_name=last
+        )
+        player, created = Player.objects.get_or_create(
+            licence_number=f"DEMO-{i:04d}", defaults={"first_name": first, "last_name": last, "user": user}
+        )
+        if created:
+            if i == 13:  # a transfer: Pablo played for Mesa Verde before joining Porteño
+                ClubMembership.objects.create(player=player, club=clubs[2], start_date=start - timedelta(days=700),
+                                              end_date=start - timedelta(days=30))
+            ClubMembership.objects.create(player=player, club=clubs[club_index], start_date=start - timedelta(days=29))
+        players.append(player)
+
+    def play(competition: Competition, rounds: int, *, knockout: bool = False) -> None:
+        for fixture in competition.fixtures.filter(round__number__lte=rounds, status=Fixture.Status.SCHEDULED).order_by(
+            "round__number", "position"
+        ):
+            if fixture.home_id is None or fixture.away_id is None:
+                continue
+            home, away = rng.choice([0, 0, 1, 1, 1, 2, 2, 3, 4]), rng.choice([0, 0, 1, 1, 2, 2, 3])
+            kwargs = {}
+            if knockout and home == away:
+                kwargs = {"home_shootout": 4, "away_shootout": 3} if rng.random() < 0.5 else {"home_shootout": 2, "away_shootout": 4}
+            result = result_record(
+                fixture=fixture, home_goals=home, away_goals=away, recorded_by=admin, adjudicate=False,
+                home_discipline=rng.choice([0, 0, 0, 1]), away_discipline=rng.choice([0, 0, 0, 1]), **kwargs,
+            )
+            match_adjudicate(match_id=result.match_id, enqueue_standings=False)
+
+    league, created = Competition.objects.get_or_create(
+        slug=f"liga-{slugify(label)}",
+        defaults={"name": f"Liga Botonera {label}", "season": season, "format": Competition.Format.LEAGUE,
+                  "tiebreak_preset": "fistf", "first_date": start + timedelta(days=40), "days_between_rounds": 14,
+                  "rule_set": Competition.RuleSet.ONE_TOUCH, "lots_seed": 20240901},
+    )
+    if created:
+        league.organisers.add(admin)
+        for seed, player in enumerate(players[:8], start=1):
+            entrant_add(competition=league, player=player, seed=seed)
+        fixtures_generate(competition=league)
+        play(league, 4)
+
+    cup, created = Competition.objects.get_or_create(
+        slug=f"taca-{slugify(label)}",
+        defaults={"name": f"Taça da Federação {label}", "season": season, "format": Competition.Format.KNOCKOUT,
+                  "third_place_match": True, "first_date": start + timedelta(days=47), "days_between_rounds": 14,
+                  "rule_set": Competition.RuleSet.MBS, "lots_seed": 20240902},
+    )
+    if created:
+        cup.organisers.add(admin)
+        for seed, player in enumerate(players[:12], start=1):
+            entrant_add(competition=cup, player=player, seed=seed)
+        fixtures_generate(competition=cup)
+        play(cup, 2, knockout=True)
+
+    for competition in (league, cup):
+        standings_recompute(competition_id=competition.pk)
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug])
