@@ -19,10 +19,14 @@ of the ball's path, and frames sampled 30 times per simulated second for animati
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .table import Vec
+import pymunk
+
+from .state import _piece_order, round_pos
+from .table import ENDS, SIDES, Table, Vec, end_sign
 
 BALL = "ball"
 FIXED = ("post", "net", "rim")
@@ -131,5 +135,664 @@ class FlickResult:
         return [[t, list(b), {k: list(p) for k, p in moved.items()}] for t, b, moved in self.frames]
 
 
-def resolve_flick(table, ball, pieces, side, piece, angle_deg, speed_mm_s, *, frames=True) -> FlickResult:
-    raise NotImplementedError("the physics engine is being written (issue 4)")
+# ---------------------------------------------------------------------------------------------
+# The engine.
+#
+# A fresh pymunk space per flick, built in a fixed order: buttons (home then away, by id), the
+# ball, the keepers, the posts, the nets, the rim, and a sensor covering the field. Friction is
+# Coulomb: a PivotJoint (sliding) and a GearJoint (spin) to the static body with max_bias = 0 and
+# max_force = mu*m*g (PHYSICS_NOTES.md), so no Python runs per body per step. Restitution per
+# pair of materials is the product of the shapes' elasticities: pieces carry sqrt(e_piece) and
+# every fixed material e_fixed / sqrt(e_piece).
+#
+# Stepping (deterministic, adaptive, exact at impacts): every body that is not moving sleeps
+# (pymunk's sleeping: out of the solver). Before each chunk of steps the engine computes, for the
+# moving bodies only, the earliest time any of them can touch anything: exact for a body sliding
+# towards something at rest (it slides along its ray and only slows down), conservative for two
+# moving bodies (their relative path bends by at most (a1+a2)t^2/2). Far from everything it takes
+# whole base steps; the step that reaches an impact is cut to end just after the touch, so the
+# contact normal is exact whatever the base step, and nothing can pass through anything (no
+# tunnelling, at any speed). A body at rest for `rest_time_s` falls asleep; the flick ends when
+# every body sleeps, or at the cap.
+# ---------------------------------------------------------------------------------------------
+
+_INF = math.inf
+
+# collision types
+_BUTTON, _BALL, _KEEPER, _POST, _NET, _RIM, _FIELD = 1, 2, 3, 4, 5, 6, 7
+_MOVING_TYPES = (_BUTTON, _BALL, _KEEPER)
+_FIXED_NAMES = {_POST: "post", _NET: "net", _RIM: "rim"}
+
+
+@dataclass(frozen=True)
+class Stepping:
+    """How a flick is integrated. ``base_step_s``: the step far from any impact;
+    ``land_depth_mm``: how far past the touch an impact step ends (the overlap at which pymunk
+    sees the contact); ``rest_speed_mm_s`` and ``rest_time_s``: a body slower than this for
+    that long is at rest; ``cap_s``: the hard cap of a flick's simulated time.
+
+    ``halved()`` is the same integration with every step halved (the convergence check of the
+    contract §3).
+    """
+
+    base_step_s: float = 1 / 240
+    land_depth_mm: float = 0.02
+    contact_eps_mm: float = 0.05
+    rest_speed_mm_s: float = 3.0
+    rest_time_s: float = 0.02
+    cap_s: float = 15.0
+    iterations: int = 10
+    half_kick: bool = True
+
+    def halved(self) -> Stepping:
+        return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2)
+
+
+DEFAULT_STEPPING = Stepping()
+
+
+def _toi(px: float, py: float, wx: float, wy: float, hx: float, hy: float, r: float) -> float:
+    """Time for a point at ``p`` moving at ``w`` to reach the rounded box (half sizes ``hx``,
+    ``hy``, corner radius ``r``) centred at the origin; ``inf`` when it never does, 0 inside."""
+    ex = hx + r
+    ey = hy + r
+    t0 = 0.0
+    t1 = _INF
+    if wx == 0.0:
+        if px > ex or px < -ex:
+            return _INF
+    else:
+        a = (-ex - px) / wx
+        b = (ex - px) / wx
+        if a > b:
+            a, b = b, a
+        if a > t0:
+            t0 = a
+        if b < t1:
+            t1 = b
+    if wy == 0.0:
+        if py > ey or py < -ey:
+            return _INF
+    else:
+        a = (-ey - py) / wy
+        b = (ey - py) / wy
+        if a > b:
+            a, b = b, a
+        if a > t0:
+            t0 = a
+        if b < t1:
+            t1 = b
+    if t0 > t1:
+        return _INF
+    if r > 0.0:
+        qx = px + wx * t0
+        qy = py + wy * t0
+        if (qx > hx or qx < -hx) and (qy > hy or qy < -hy):
+            # the entry lies beside a corner: the rounded corner decides
+            cx = px - (hx if qx > 0 else -hx)
+            cy = py - (hy if qy > 0 else -hy)
+            c = cx * cx + cy * cy - r * r
+            if c <= 0.0:
+                return 0.0
+            b = cx * wx + cy * wy
+            if b >= 0.0:
+                return _INF
+            a = wx * wx + wy * wy
+            disc = b * b - a * c
+            if disc < 0.0:
+                return _INF
+            return c / (-b + math.sqrt(disc))
+    return t0
+
+
+def _gap(px: float, py: float, hx: float, hy: float, r: float) -> float:
+    """Distance from point ``p`` to the rounded box at the origin (negative inside)."""
+    dx = abs(px) - hx
+    dy = abs(py) - hy
+    if dx > 0.0 and dy > 0.0:
+        return math.sqrt(dx * dx + dy * dy) - r
+    return (dx if dx > dy else dy) - r
+
+
+def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: float, t: float) -> float:
+    """Closing speed along the contact normal at time ``t`` of the approach computed by _toi."""
+    qx = px + wx * t
+    qy = py + wy * t
+    dx = abs(qx) - hx
+    dy = abs(qy) - hy
+    if dx > 0.0 and dy > 0.0:
+        nx = dx if qx > 0 else -dx
+        ny = dy if qy > 0 else -dy
+        n = math.hypot(nx, ny)
+        return -(wx * nx + wy * ny) / n
+    if dx > dy:
+        return -wx if qx > 0 else wx
+    return -wy if qy > 0 else wy
+
+
+class _Body:
+    __slots__ = ("key", "body", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
+                 "out_line", "dynamic")
+
+    def __init__(self, key, body, shape, hx, hy, r, decel):
+        self.key = key
+        self.body = body
+        self.shape = shape
+        self.hx = hx
+        self.hy = hy
+        self.r = r
+        self.decel = decel
+        self.x, self.y = body.position
+        self.vx = self.vy = 0.0
+        self.out_line = None
+
+
+class FlickSimulation:
+    """One flick on a freshly built space. ``run()`` resolves it; ``space`` and ``step_sizes``
+    are there for the benchmark (a bare ``space.step`` loop over the same steps)."""
+
+    def __init__(self, table: Table, ball: Vec, pieces: Mapping[str, Mapping[str, Vec]],
+                 stepping: Stepping = DEFAULT_STEPPING):
+        self.table = table
+        self.stepping = stepping
+        self.space = space = pymunk.Space()
+        space.iterations = stepping.iterations
+        space.idle_speed_threshold = stepping.rest_speed_mm_s
+        space.sleep_time_threshold = stepping.rest_time_s
+        self.bodies: list[_Body] = []
+        self.by_shape: dict = {}
+        self.fixed: list[tuple[float, float, float, float, float, str]] = []
+        self.step_sizes: list[float] = []
+        self._build(ball, pieces)
+
+    # -- construction (fixed order) -------------------------------------------------------
+    def _build(self, ball, pieces) -> None:
+        t = self.table
+        space = self.space
+        g = t.gravity_mm_s2
+        e_piece = math.sqrt(t.restitution_piece)
+        cf = math.sqrt(t.contact_friction)
+        static = space.static_body
+
+        def e_fixed(value: float) -> float:
+            return value / e_piece if e_piece > 0 else 0.0
+
+        def add_disc(key, pos, radius, mass, mu, ctype):
+            body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
+            body.position = (float(pos[0]), float(pos[1]))
+            shape = pymunk.Circle(body, radius)
+            shape.elasticity = e_piece
+            shape.friction = cf
+            shape.collision_type = ctype
+            slide = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
+            slide.max_bias = 0
+            slide.max_force = mu * mass * g
+            spin = pymunk.GearJoint(static, body, 0, 1)
+            spin.max_bias = 0
+            spin.max_force = (2 / 3) * mu * mass * g * radius
+            space.add(body, shape, slide, spin)
+            rec = _Body(key, body, shape, 0.0, 0.0, radius, mu * g)
+            self.bodies.append(rec)
+            self.by_shape[shape] = rec
+
+        keepers = []
+        for side in SIDES:
+            for pid, pos in sorted(pieces.get(side, {}).items(), key=lambda kv: _piece_order(kv[0])):
+                if pid == "gk":
+                    keepers.append((side, pos))
+                else:
+                    add_disc(piece_key(side, pid), pos, t.button_radius, t.button_mass_g,
+                             t.button_friction, _BUTTON)
+        add_disc(BALL, ball, t.ball_radius, t.ball_mass_g, t.ball_friction, _BALL)
+        self.ball = self.bodies[-1]
+        hx, hy = t.keeper_half
+        for side, pos in keepers:
+            mass = t.keeper_mass_g
+            body = pymunk.Body(mass, math.inf)  # a keeper slides but never turns
+            body.position = (float(pos[0]), float(pos[1]))
+            shape = pymunk.Poly(body, [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
+            shape.elasticity = e_piece
+            shape.friction = cf
+            shape.collision_type = _KEEPER
+            slide = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
+            slide.max_bias = 0
+            slide.max_force = t.keeper_friction * mass * g
+            space.add(body, shape, slide)
+            rec = _Body(piece_key(side, "gk"), body, shape, hx, hy, 0.0, t.keeper_friction * g)
+            self.bodies.append(rec)
+            self.by_shape[shape] = rec
+
+        def add_fixed(shape, ctype, restitution, box):
+            shape.elasticity = e_fixed(restitution)
+            shape.friction = cf
+            shape.collision_type = ctype
+            space.add(shape)
+            self.fixed.append(box + (_FIXED_NAMES[ctype],))
+
+        pr = t.post_diameter / 2
+        for end in ENDS:
+            for cx, cy in t.post_centres(end):
+                add_fixed(pymunk.Circle(static, pr, (cx, cy)), _POST, t.restitution_post,
+                          (cx, cy, 0.0, 0.0, pr))
+        thick = 10.0
+        for end in ENDS:
+            s = end_sign(end)
+            x_line = t.goal_line_x(end)
+            x_back = x_line + s * t.goal_depth
+            y_out = t.goal_width / 2 + t.post_diameter
+            boxes = [  # back, then the two sides
+                ((x_back, x_back + s * thick), (-y_out - thick, y_out + thick)),
+                ((x_line + s * pr, x_back), (t.goal_width / 2, y_out)),
+                ((x_line + s * pr, x_back), (-y_out, -t.goal_width / 2)),
+            ]
+            for (xa, xb), (ya, yb) in boxes:
+                x0, x1 = min(xa, xb), max(xa, xb)
+                add_fixed(pymunk.Poly(static, [(x0, ya), (x1, ya), (x1, yb), (x0, yb)]), _NET,
+                          t.restitution_net,
+                          ((x0 + x1) / 2, (ya + yb) / 2, (x1 - x0) / 2, (yb - ya) / 2, 0.0))
+        sx, sy = t.table_length / 2, t.table_width / 2
+        w = 100.0
+        for x0, y0, x1, y1 in ((-sx - w, -sy - w, sx + w, -sy), (-sx - w, sy, sx + w, sy + w),
+                               (-sx - w, -sy, -sx, sy), (sx, -sy, sx + w, sy)):
+            shape = pymunk.Poly(static, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            shape.elasticity = e_fixed(t.restitution_rim)
+            shape.friction = cf
+            shape.collision_type = _RIM
+            space.add(shape)
+        self.surface_half = (sx, sy)
+        fx, fy = t.half_length, t.half_width
+        field = pymunk.Poly(static, [(-fx, -fy), (fx, -fy), (fx, fy), (-fx, fy)])
+        field.sensor = True
+        field.collision_type = _FIELD
+        space.add(field)
+
+        for ta in _MOVING_TYPES:
+            for tb in _MOVING_TYPES + (_POST, _NET, _RIM):
+                if tb in _MOVING_TYPES and tb < ta:
+                    continue
+                space.on_collision(ta, tb, begin=self._begin)
+            space.on_collision(_FIELD, ta, separate=self._left_field)
+
+    # -- callbacks (run inside space.step) -----------------------------------------------
+    def _begin(self, arbiter, space, data) -> None:
+        sa, sb = arbiter.shapes
+        ra = self.by_shape.get(sa)
+        rb = self.by_shape.get(sb)
+        n = arbiter.normal  # from a to b
+        pts = arbiter.contact_point_set.points
+        point = pts[0].point_a if pts else sa.body.position
+        depth = -pts[0].distance if pts else 0.0
+        va = sa.body.velocity
+        vb = sb.body.velocity if rb is not None else (0.0, 0.0)
+        vn = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
+        if rb is not None and ra is not None and _speed(vb) > _speed(va):
+            ra, rb, va, vb = rb, ra, vb, va
+        if ra is None:  # keep the moving body first
+            ra, rb, va, vb = rb, None, vb, (0.0, 0.0)
+        b_key = rb.key if rb is not None else _FIXED_NAMES[(sb if self.by_shape.get(sa) else sa).collision_type]
+        self._pending.append((
+            depth / vn if vn > 1e-9 else 0.0, ra.key, b_key, abs(vn), (point[0], point[1]),
+            tuple(ra.body.position), tuple(rb.body.position) if rb is not None else None,
+            _speed(va), _speed(vb), tuple(self.ball.body.position), ra, rb,
+        ))
+        self._event = True
+
+    def _left_field(self, arbiter, space, data) -> None:
+        shape = arbiter.shapes[1] if arbiter.shapes[0].sensor else arbiter.shapes[0]
+        rec = self.by_shape.get(shape)
+        if rec is not None and rec.out_line is None:
+            self._watch.append(rec)
+            self._event = True
+
+    # -- the run --------------------------------------------------------------------------
+    def launch(self, key: str, angle_deg: float, speed_mm_s: float) -> None:
+        """Gives the body ``key`` its flick; everything else is put to sleep."""
+        rec = next((b for b in self.bodies if b.key == key), None)
+        if rec is None:
+            raise ValueError(f"no piece {key!r} on the table")
+        a = math.radians(angle_deg)
+        speed = float(speed_mm_s)
+        if self.stepping.half_kick and speed > 0:
+            # Chipmunk moves each body with the velocity it had before friction acts in the
+            # step: read as the velocity half a step ahead, that is exact for a constant
+            # deceleration (leapfrog), so the flick starts half a step of friction slower.
+            speed = max(0.0, speed - rec.decel * self.stepping.base_step_s / 2)
+        rec.body.velocity = (speed * math.cos(a), speed * math.sin(a))
+        self.flicked = rec
+        for b in self.bodies:
+            if b is not rec:
+                b.body.sleep()
+
+    def run(self, *, frames: bool = True) -> FlickResult:
+        st = self.stepping
+        space = self.space
+        step = space.step
+        H = st.base_step_s
+        cap = st.cap_s
+        eps = st.contact_eps_mm
+        depth = st.land_depth_mm
+        bodies = self.bodies
+        fixed = self.fixed
+        sx, sy = self.surface_half
+        ball = self.ball
+        self._pending = []
+        self._watch = []
+        self._event = False
+        contacts: list = []
+        crossings: dict[str, Crossing] = {}
+        awake = [self.flicked]
+        awake_set = {self.flicked}
+        sizes = self.step_sizes
+        t = 0.0
+        steps = 0
+        frame_dt = 1 / 30
+        frame_list: list = []
+        last_frame: dict[str, Vec] = {}
+        if frames:
+            for b in bodies:
+                last_frame[b.key] = _r1((b.x, b.y))
+            frame_list.append((0.0, last_frame[BALL], {k: v for k, v in last_frame.items() if k != BALL}))
+        next_frame = frame_dt
+        frame_no = 1
+        bx0, by0 = ball.x, ball.y
+        bmin_x = bmax_x = bx0
+        bmax_r = math.hypot(bx0, by0)
+        capped = False
+
+        while True:
+            # snapshot the moving bodies
+            for b in awake:
+                b.x, b.y = b.body.position
+                b.vx, b.vy = b.body.velocity
+            # the earliest possible touch
+            horizon = cap - t
+            land = None  # (t_lin, normal speed) of the pair that decides
+            for i, b in enumerate(awake):
+                bvx, bvy = b.vx, b.vy
+                if bvx == 0.0 and bvy == 0.0:
+                    continue
+                bx, by, bhx, bhy, br = b.x, b.y, b.hx, b.hy, b.r
+                # the rim
+                ex, ey = sx - bhx - br, sy - bhy - br
+                if bvx > 0:
+                    tt = (ex - bx) / bvx
+                elif bvx < 0:
+                    tt = (-ex - bx) / bvx
+                else:
+                    tt = _INF
+                if bvy > 0:
+                    ty = (ey - by) / bvy
+                elif bvy < 0:
+                    ty = (-ey - by) / bvy
+                else:
+                    ty = _INF
+                if ty < tt:
+                    tt = ty
+                    vn = abs(bvy)
+                else:
+                    vn = abs(bvx)
+                if tt < horizon:
+                    if tt > -eps / max(vn, 1e-9):
+                        horizon = tt if tt > 0 else 0.0
+                        land = (horizon, vn)
+                # fixed things and bodies at rest: exact along the ray
+                for cx, cy, hx, hy, r, _name in fixed:
+                    px, py = bx - cx, by - cy
+                    HX, HY, R = hx + bhx, hy + bhy, r + br
+                    if _gap(px, py, HX, HY, R) <= 0.0:
+                        continue
+                    tt = _toi(px, py, bvx, bvy, HX, HY, R)
+                    if tt < horizon:
+                        horizon = tt
+                        land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
+                for o in bodies:
+                    if o is b:
+                        continue
+                    moving = o in awake_set
+                    if moving and awake.index(o) < i and (o.vx != 0.0 or o.vy != 0.0):
+                        continue  # the pair was seen from o
+                    px, py = bx - o.x, by - o.y
+                    HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
+                    gap = _gap(px, py, HX, HY, R)
+                    if gap <= 0.0:
+                        continue  # touching already: the solver holds them apart
+                    wx, wy = bvx - o.vx, bvy - o.vy
+                    tt = _toi(px, py, wx, wy, HX, HY, R)
+                    if moving and (o.vx != 0.0 or o.vy != 0.0):
+                        # both move: their relative path bends by at most a t^2 / 2
+                        T = min(horizon, H)
+                        infl = 0.5 * (b.decel + o.decel) * T * T + 1e-9
+                        ts = _toi(px, py, wx, wy, HX, HY, R + infl)
+                        if gap <= infl:
+                            ts = 0.0
+                        if ts < horizon:
+                            horizon = ts
+                            land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt)) if tt < _INF else (ts, 0.0)
+                    elif tt < horizon:
+                        horizon = tt
+                        land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt))
+            # choose the chunk
+            if horizon >= H or land is None:
+                n = int(horizon / H) if horizon < _INF else 1 << 30
+                if n < 1:
+                    n = 1
+                dt = H
+                # stop at the next frame and at the cap
+                n_frame = int((next_frame - t) / H) + 1
+                if n > n_frame:
+                    n = n_frame
+            else:
+                t_lin, vn = land
+                if vn > 1e-9 and t_lin < H:
+                    dt = t_lin + depth / vn
+                else:
+                    dt = horizon
+                if dt > H:
+                    dt = H
+                if dt < H * 1e-4:
+                    dt = H * 1e-4
+                n = 1
+            n_cap = int((cap - t) / dt + 0.5)
+            if n > n_cap:
+                n = n_cap
+            if n < 1:
+                capped = True
+                break
+            done = 0
+            while done < n:
+                step(dt)
+                done += 1
+                if self._event:
+                    break
+            sizes.extend([dt] * done)
+            t0 = t
+            t = t0 + dt * done
+            steps += done
+            if self._event:
+                self._event = False
+                self._collect(contacts, crossings, t, dt, awake, awake_set)
+            # the ball's track is straight between contacts: its extremes lie at chunk ends
+            bx, by = ball.body.position
+            if bx < bmin_x:
+                bmin_x = bx
+            if bx > bmax_x:
+                bmax_x = bx
+            rr = math.hypot(bx, by)
+            if rr > bmax_r:
+                bmax_r = rr
+            if self._watch:
+                self._check_watch(crossings, t)
+            if frames and t >= next_frame - 1e-12:
+                frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
+                frame_no += 1
+                next_frame = frame_no * frame_dt
+            # who still moves
+            still = [b for b in awake if not b.body.is_sleeping]
+            if len(still) != len(awake):
+                for b in awake:
+                    if b not in still:
+                        b.x, b.y = b.body.position
+                        b.vx = b.vy = 0.0
+                        awake_set.discard(b)
+                awake[:] = still
+            if not awake:
+                break
+            if t >= cap - 1e-12:
+                capped = True
+                break
+
+        for b in bodies:
+            b.x, b.y = b.body.position
+        if frames:
+            moved = {}
+            for b in bodies:
+                p = _r1((b.x, b.y))
+                if b.key != BALL and last_frame.get(b.key) != p:
+                    moved[b.key] = p
+            frame_list.append((round(t, 4), _r1((ball.x, ball.y)), moved))
+        contacts.sort(key=lambda c: c.t)
+        first = last = None
+        for c in contacts:
+            if c.involves(BALL):
+                other = c.other(BALL)
+                if other not in FIXED:
+                    if first is None:
+                        first = other
+                    last = other
+        out_pieces: dict[str, dict[str, Vec]] = {s: {} for s in SIDES}
+        for b in bodies:
+            if b is ball:
+                continue
+            s, pid = split_key(b.key)
+            out_pieces[s][pid] = round_pos((b.x, b.y))
+        bmin_x = min(bmin_x, ball.x)
+        bmax_x = max(bmax_x, ball.x)
+        bmax_r = max(bmax_r, math.hypot(ball.x, ball.y))
+        return FlickResult(
+            ball=round_pos((ball.x, ball.y)),
+            pieces={s: dict(sorted(v.items(), key=lambda kv: _piece_order(kv[0]))) for s, v in out_pieces.items()},
+            contacts=tuple(contacts),
+            ball_first_touch=first,
+            ball_last_touch=last,
+            ball_out=crossings.get(BALL),
+            pieces_out={k: v for k, v in crossings.items() if k != BALL},
+            ball_min_x=_r3(bmin_x),
+            ball_max_x=_r3(bmax_x),
+            ball_max_r=_r3(bmax_r),
+            ball_moved=any(c.involves(BALL) for c in contacts) or self.flicked is ball,
+            frames=tuple(frame_list),
+            duration_s=round(t, 6),
+            steps=steps,
+            capped=capped,
+        )
+
+    def _collect(self, contacts, crossings, t, dt, awake, awake_set) -> None:
+        for (back, a, b, vn, at, a_pos, b_pos, a_speed, b_speed, ball_at, ra, rb) in self._pending:
+            ct = t - min(max(back, 0.0), dt)
+            contacts.append(Contact(
+                t=round(ct, 6), a=a, b=b, speed_mm_s=_r3(vn), at=round_pos(at), a_pos=round_pos(a_pos),
+                b_pos=round_pos(b_pos) if b_pos is not None else None, a_speed_mm_s=_r3(a_speed),
+                b_speed_mm_s=_r3(b_speed), ball_at=round_pos(ball_at)))
+            for rec in (ra, rb):
+                if rec is not None and rec not in awake_set:
+                    awake_set.add(rec)
+                    awake.append(rec)
+        self._pending.clear()
+        if self._watch:
+            self._check_watch(crossings, t)
+
+    def _check_watch(self, crossings, t) -> None:
+        keep = []
+        table = self.table
+        for rec in self._watch:
+            if rec.out_line is not None:
+                continue
+            x, y = rec.body.position
+            vx, vy = rec.body.velocity
+            line = _wholly_beyond(table, x, y, rec.hx, rec.hy, rec.r)
+            if line is None:
+                if not table.field.touches_disc((x, y), max(rec.r, math.hypot(rec.hx, rec.hy))):
+                    keep.append(rec)  # off a corner of the field: watch it
+                continue
+            rec.out_line = line
+            crossings[rec.key] = _crossing(table, line, x, y, vx, vy, rec, t, rec is self.ball)
+        self._watch = keep
+
+    def _frame(self, ft, awake, last_frame):
+        moved = {}
+        ball_pos = last_frame[BALL]
+        for b in awake:
+            p = _r1(tuple(b.body.position))
+            if b is self.ball:
+                ball_pos = p
+                last_frame[BALL] = p
+            elif last_frame.get(b.key) != p:
+                moved[b.key] = p
+                last_frame[b.key] = p
+        return (round(ft, 4), ball_pos, moved)
+
+
+def _wholly_beyond(table: Table, x, y, hx, hy, r) -> str | None:
+    if hx == 0.0 and hy == 0.0:
+        return table.line_wholly_beyond((x, y), r)
+    L, W = table.half_length, table.half_width
+    if x - hx > L:
+        return "goal_line+x"
+    if x + hx < -L:
+        return "goal_line-x"
+    if y - hy > W:
+        return "touch_line+y"
+    if y + hy < -W:
+        return "touch_line-y"
+    return None
+
+
+def _crossing(table: Table, line: str, x, y, vx, vy, rec: _Body, t: float, is_ball: bool) -> Crossing:
+    """The crossing found at the end of a step at time ``t``, traced back along the track."""
+    if line.startswith("goal_line"):
+        s = 1.0 if line.endswith("+x") else -1.0
+        L = s * table.half_length
+        extent = rec.hx + rec.r
+        over = s * (x - L) - extent  # how far it is past "wholly beyond"
+        v = s * vx
+        back = over / v if v > 1e-9 else 0.0
+        cross_back = s * (x - L) / v if v > 1e-9 else 0.0
+        exit_at = (L, y - vy * cross_back)
+        goal = is_ball and abs(y - vy * back) < table.goal_width / 2
+    else:
+        s = 1.0 if line.endswith("+y") else -1.0
+        W = s * table.half_width
+        extent = rec.hy + rec.r
+        over = s * (y - W) - extent
+        v = s * vy
+        back = over / v if v > 1e-9 else 0.0
+        cross_back = s * (y - W) / v if v > 1e-9 else 0.0
+        exit_at = (x - vx * cross_back, W)
+        goal = False
+    back = min(max(back, 0.0), t)
+    at = (x - vx * back, y - vy * back)
+    return Crossing(t=round(t - back, 6), line=line, at=round_pos(at), exit_at=round_pos(exit_at), goal=goal)
+
+
+def _speed(v) -> float:
+    return math.hypot(v[0], v[1])
+
+
+def _r1(p) -> Vec:
+    return (round(p[0], 1) + 0.0, round(p[1], 1) + 0.0)
+
+
+def _r3(v: float) -> float:
+    return round(v, 3) + 0.0
+
+
+def resolve_flick(table, ball, pieces, side, piece, angle_deg, speed_mm_s, *, frames=True,
+                  stepping: Stepping = DEFAULT_STEPPING) -> FlickResult:
+    """Resolves one flick of ``piece`` of ``side`` (see the module's docstring).
+
+    Raises ``ValueError`` when the piece is not on the table. Deterministic: the same
+    arguments give the same result, to the bit, in any process.
+    """
+    sim = FlickSimulation(table, ball, pieces, stepping)
+    sim.launch(piece_key(side, piece), angle_deg, speed_mm_s)
+    return sim.run(frames=frames)

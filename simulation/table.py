@@ -139,6 +139,7 @@ class Table:
     restitution_rim: float = 0.4
     restitution_post: float = 0.5
     restitution_net: float = 0.05
+    contact_friction: float = 0.2  # friction between two touching things (spin on impact)
     gravity_mm_s2: float = 9810.0
 
     # -- construction ---------------------------------------------------------------------

@@ -1,0 +1,99 @@
+"""The scenario runner: ``python -m simulation scenario FILE.json [--frames]`` (contract §4).
+
+Prints one JSON document ``{"state", "events", "rejected"}`` and exits 0, also when the rules
+refuse an action (``rejected``: its index and the reason; the actions after it are not applied
+and ``state`` is the state before it). A file that is not a valid scenario exits 2 with one
+line on stderr naming the field. The output is byte-identical across runs and processes.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import parse_action
+from .errors import MalformedInput
+from .rules import RuleViolation, make_referee
+from .state import MatchState, canonical_json
+
+
+def _refuse_constant(name: str) -> Any:
+    raise MalformedInput("(file)", f"{name} is not a JSON number")
+
+
+def load(text: str) -> dict[str, Any]:
+    """Parses a scenario document; raises ``MalformedInput`` naming the field."""
+    try:
+        doc = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise MalformedInput("(file)", f"not JSON: {exc}") from None
+    if not isinstance(doc, Mapping):
+        raise MalformedInput("(file)", "must be a JSON object")
+    if "rules" not in doc:
+        raise MalformedInput("rules", "is required")
+    if not isinstance(doc["rules"], str):
+        raise MalformedInput("rules", "must be a string ('one_touch' or 'mbs')")
+    if doc.get("params") is not None and not isinstance(doc["params"], Mapping):
+        raise MalformedInput("params", "must be an object")
+    if "state" not in doc:
+        raise MalformedInput("state", "is required")
+    if "actions" not in doc:
+        raise MalformedInput("actions", "is required")
+    if not isinstance(doc["actions"], list):
+        raise MalformedInput("actions", "must be a list")
+    return doc
+
+
+def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:
+    """Runs a parsed scenario; returns the output document. Raises ``MalformedInput``."""
+    try:
+        referee = make_referee(doc["rules"], doc.get("params"))
+    except MalformedInput:
+        raise
+    except ValueError as exc:
+        message = str(exc)
+        field = message.split(" ", 1)[0] if message.startswith("params.") else (
+            "rules" if message.startswith("unknown rule set") else "params")
+        raise MalformedInput(field, message) from None
+    state = MatchState.from_json(doc["state"])
+    actions = [parse_action(a, f"actions[{i}]", t_offset=state.clock_s)
+               for i, a in enumerate(doc["actions"])]
+    events: list[dict[str, Any]] = []
+    frame_list: list = []
+    rejected = None
+    for i, action in enumerate(actions):
+        try:
+            outcome = referee.apply(state, action)
+        except RuleViolation as exc:
+            rejected = {"index": i, "reason": str(exc)}
+            break
+        state = outcome.state
+        events.extend(e.to_json() for e in outcome.events)
+        if frames:
+            frame_list.extend({"action": i, "frames": f.frames_json()} for f in outcome.flicks)
+    out: dict[str, Any] = {"state": state.to_json(), "events": events, "rejected": rejected}
+    if frames:
+        out["frames"] = frame_list
+    return out
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    frames = "--frames" in argv
+    if len(args) != 1:
+        print("usage: python -m simulation scenario FILE.json [--frames]", file=sys.stderr)
+        return 2
+    try:
+        with open(args[0], encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        print(f"(file): cannot read {args[0]}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        out = run(load(text), frames=frames)
+    except MalformedInput as exc:
+        print(f"malformed scenario: {exc.field}: {exc.problem}".replace("\n", " "), file=sys.stderr)
+        return 2
+    sys.stdout.write(canonical_json(out) + "\n")
+    return 0
