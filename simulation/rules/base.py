@@ -137,6 +137,7 @@ class FlickFacts:
     ball_out: Crossing | None
     last_touch: str | None
     pieces_out: Mapping[str, Crossing]
+    pieces_start: Mapping[str, Mapping[str, Vec]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -673,7 +674,8 @@ class Referee:
         return FlickFacts(side=side, piece=action.piece, result=result, ball_start=state.ball,
                           ball_end=result.ball, touches=tuple(touches), ball_first_t=first_ball,
                           opponent_contacts=tuple(fouls), goal_end=goal_end, ball_out=ball_out,
-                          last_touch=last, pieces_out=dict(result.pieces_out))
+                          last_touch=last, pieces_out=dict(result.pieces_out),
+                          pieces_start=state.plain_pieces())
 
     def on_flick(self, ctx: Ctx, state: MatchState, action: Flick) -> MatchState:
         self.validate_flick(state, action)
@@ -875,8 +877,7 @@ class Referee:
                 return RuleViolation("at a kick-off buttons stand in their own half, not touching "
                                      "the halfway line", self.section("kick_off"))
             return None
-        if state.phase in RESTART_PHASES and state.restart and state.restart.side == side \
-                and not state.memo.get("restart_played"):
+        if state.phase in RESTART_PHASES and state.restart and state.restart.side == side:
             if not near_ball:
                 return RuleViolation("the taker of a set piece is placed by the ball (within 6 cm)",
                                      self.section("arrangement"))

@@ -1,0 +1,402 @@
+"""The one-touch referee: the Button Soccer Rulebook (rules/button-soccer-rulebook.en.txt) as
+the game is played on the simulated table. Every event names the section that decided it.
+
+What it decides, by section:
+
+- §3 one touch per turn; the own keeper may be placed during the own turn (§6).
+- §4 a shot is declared only with the ball entirely in the opponent's half, never from a
+  kick-off, a regular throw-in or corner kick, an indirect free kick, or the first touch of a
+  2-touch restart; the defender places its keeper and says ``ready`` (or its
+  ``shot_wait_seconds`` run out); a period ending just after a declaration (or a direct foul)
+  still lets the shot (or free kick) be taken; a shot that fouls gives the opponent its free kick.
+- §5 goal kicks: the ball where it lies in the penalty area (else in front of the goal area);
+  a ball ending a turn wholly inside a goal area, or entering the goal without a goal, is a
+  goal kick; the arranging stages (taker offensive, opponent offensive, taker defensive,
+  opponent defensive; 6 cm from opponents; 3 buttons in the offensive half; a button
+  touching the halfway line is defensive); §5.2: nobody arranges when the ball went straight
+  out from the kicking side's defensive half.
+- §6 keepers entirely within the goal area; §7 kick-off: two touches by different buttons, the
+  first forward and staying in the circle, the second leaving it, else a technical foul; no
+  shot on either. ``restart_after_goal = goal_kick`` is the friendly custom.
+- §8 buttons out come back touching the line where they left after the opponent's next turn and
+  sit out their side's following turn (but may take a set piece); an opposing button ending a
+  turn in the goal area goes to the penalty-area side of the goal-area line at its entry point
+  (an own button is left where it is, the side's choice); a blocked spot keeps it off the table.
+- §9 direct fouls (a button of the side to move touching an opposing button or keeper before or
+  with the ball): opponents pushed 6 cm from the spot; a 2-touch free kick in the taker's
+  defensive half, a direct free kick (declare a shot, or take it as 2 touches) in its offensive
+  half; a foul on the keeper puts the ball in its penalty area. §9.5 technical fouls: the ball
+  inside the triangle of 3 buttons of a side at most 18 cm apart; inside the rectangle of 2
+  buttons at most 6 cm apart and not cleared by the end of that side's turn, or again on its
+  next turn; kick-off faults; delay of game (a turn that runs out). "Special": the taker of a
+  regular throw-in or corner kick, a kick-off, an indirect free kick or the first touch of a
+  2-touch restart may not play the ball again until another button has touched it: such a
+  flick is refused and the turn replayed.
+- §10 penalty kicks for a direct foul inside the offender's own penalty area (the fouled piece
+  touching the area); §11 throw-ins and corner kicks, regular and 2-touch; §12 own goals.
+- Match time: the periods of the format (``halves``, ``half_minutes``), half time with the ends
+  swapped, full time; a level ``knockout`` match plays ``extra_time_minutes`` and then a
+  shoot-out (``shootout_kicks`` each, then sudden death).
+
+Not applicable online (they exist only at a real table): a ball stopping on top of or under a
+button (§9.5), the ball touching a player's pick or body (§9), a ball rolling on its side
+(§5.2, §11), a button pushed rather than flicked (§3), improper conduct (§9.5), the crossbar.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from itertools import combinations
+
+from ..actions import Flick
+from ..physics import piece_key, split_key
+from ..state import MatchState, round_pos
+from ..table import SIDES, Vec, attacked_end, defended_end, end_sign, other_side
+from .base import Ctx, FlickFacts, Referee, RuleViolation
+
+TWO_TOUCH = ("free_kick_two_touch", "throw_in_two_touch", "corner_kick_two_touch")
+SPECIAL_KINDS = ("throw_in", "corner_kick", "kick_off", "indirect_free_kick") + TWO_TOUCH
+NO_SHOT_FROM = ("kick_off", "throw_in", "corner_kick", "indirect_free_kick", "goal_kick") + TWO_TOUCH
+SET_PIECES = ("free_kick", "indirect_free_kick", "throw_in", "corner_kick", "penalty_kick") + TWO_TOUCH
+
+
+class OneTouchReferee(Referee):
+    """The Button Soccer Rulebook: one touch a turn. See the module docstring."""
+
+    name = "one_touch"
+    sections: Mapping[str, str] = {
+        **Referee.sections,
+        "special": "rulebook 9 Special",
+        "technical": "rulebook 9.5",
+        "goal_area": "rulebook 8",
+    }
+
+    # ------------------------------------------------------------------ refusals
+    def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
+        side, piece = action.side, action.piece
+        at_set_piece = state.phase in SET_PIECES and state.restart is not None and state.restart.side == side
+        if [side, piece] in [list(x) for x in state.memo.get("locked", ())] and not at_set_piece:
+            return RuleViolation(f"button {piece} came back from out of bounds and sits out this turn",
+                                 self.section("pieces_out"))
+        second = state.memo.get("second")
+        if second and second["side"] == side and second["piece"] == piece:
+            rule = "rulebook 7" if second.get("kind") == "kick_off" else "rulebook 9.2"
+            return RuleViolation(f"button {piece} took the first touch and may not take the second", rule)
+        return None
+
+    def check_flick(self, state: MatchState, facts: FlickFacts) -> None:
+        special = state.memo.get("special")
+        if special and special["side"] == facts.side and special["piece"] == facts.piece \
+                and facts.key in facts.touches:
+            raise RuleViolation(f"button {facts.piece} took the restart and may not play the ball again "
+                                "until another button has touched it: replay the turn", self.section("special"))
+
+    def shot_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
+        if state.phase == "penalty_kick":
+            return RuleViolation("a penalty kick is a shot already", self.section("penalty"))
+        second = state.memo.get("second")
+        if second and second.get("kind") == "kick_off":
+            return RuleViolation("no shot on goal from either touch of a kick-off", self.section("kick_off"))
+        if state.phase in NO_SHOT_FROM:
+            return RuleViolation(f"a shot on goal is not allowed from a {state.phase.replace('_', ' ')}",
+                                 self.section("shot"))
+        return super().shot_refusal(state, side)
+
+    def period_may_extend(self, state: MatchState) -> bool:
+        return state.phase in ("shot_declared", "free_kick", "free_kick_two_touch", "penalty_kick") \
+            or bool(state.memo.get("shot"))
+
+    # ------------------------------------------------------------------ delay of game
+    def on_turn_timeout(self, ctx: Ctx, state: MatchState) -> MatchState:
+        if state.phase == "shot_declared" or (state.memo.get("placing") or {}).get("stage") is not None \
+                or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
+            return super().on_turn_timeout(ctx, state)
+        side = state.to_move
+        rule = self.section("technical")
+        ctx.emit("turn_timeout", side=side, rule=rule)
+        ctx.emit("technical_foul", side=side, at=state.ball, rule=rule, reason="delay_of_game")
+        state = state.with_memo(second=None, special=None, shot=None, penalty=None)
+        return self.indirect(ctx, state, other_side(side), state.ball, rule)
+
+    # ------------------------------------------------------------------ helpers
+    def indirect(self, ctx: Ctx, state: MatchState, side: str, at: Vec, rule: str) -> MatchState:
+        at = self.in_field(at)
+        return self.award_restart(ctx, state, "indirect_free_kick", side, at, rule)
+
+    def in_field(self, p: Vec) -> Vec:
+        t = self.table
+        r = t.ball_radius
+        return round_pos((min(max(p[0], -t.half_length + r), t.half_length - r),
+                          min(max(p[1], -t.half_width + r), t.half_width - r)))
+
+    def goal_kick(self, ctx: Ctx, state: MatchState, side: str, rule: str, facts: FlickFacts | None,
+                  ball: Vec | None = None) -> MatchState:
+        """A goal kick for ``side``; nobody arranges when §5.2 applies."""
+        arrange = not (facts is not None and self.straight_out_from_defence(state, facts))
+        state = state.with_memo(second=None, special=None)
+        new = self.start_goal_kick(ctx, state, side, rule=rule, arrange=arrange, ball=ball)
+        return new
+
+    def straight_out_from_defence(self, before_or_after: MatchState, facts: FlickFacts) -> bool:
+        """§5.2 and §11: the touch started with the ball in the mover's defensive half and the
+        ball touched no button but the flicked one."""
+        end = defended_end(facts.side, before_or_after.home_attacks)
+        return self.table.in_half(facts.ball_start, end) and facts.touches == (facts.key,)
+
+    # ------------------------------------------------------------------ the flick
+    def judge_flick(self, ctx: Ctx, before: MatchState, after: MatchState, facts: FlickFacts) -> MatchState:
+        side, opp = facts.side, other_side(facts.side)
+        shot = before.memo.get("shot")
+        pen = before.memo.get("penalty")
+        is_shot = bool(shot and shot.get("armed") and shot["side"] == side) or bool(pen)
+        second = before.memo.get("second")
+        special = before.memo.get("special")
+        if special and any(k != piece_key(special["side"], special["piece"]) for k in facts.touches):
+            special = None
+        state = after.with_memo(shot=None, penalty=None, second=None, special=special)
+        state = state.replace(restart=None)
+
+        # §9 direct foul: before or with the ball
+        if facts.opponent_contacts:
+            return self.direct_foul(ctx, state, facts)
+
+        crossing = facts.crossing
+        if facts.goal_end is not None:
+            return self.ball_in_goal(ctx, state, facts, is_shot, crossing.at if crossing else None)
+        if is_shot:
+            ctx.emit("shot_missed", side=side, piece=facts.piece,
+                     rule=self.section("penalty") if pen else self.section("shot"))
+        if facts.ball_out is not None:
+            return self.ball_out(ctx, before, state, facts)
+
+        # §5.1: the ball ends the turn wholly inside a goal area
+        t = self.table
+        for end in ("+x", "-x"):
+            if t.wholly_in_goal_area(state.ball, t.ball_radius, end):
+                owner = "home" if defended_end("home", state.home_attacks) == end else "away"
+                return self.goal_kick(ctx, state, owner, self.section("goal_kick"), None)
+
+        # §7 kick-off touches
+        if before.phase == "kick_off":
+            forward = end_sign(attacked_end(side, before.home_attacks)) * (facts.ball_end[0] - facts.ball_start[0])
+            left = facts.result.ball_max_r > self.table.centre_circle_radius
+            if forward <= 0 or left or not facts.touches:
+                return self.kick_off_fault(ctx, state, side, "the first touch must move the ball "
+                                           "forward and keep it in the centre circle")
+            return self.open_play(ctx, state, side).with_memo(
+                second={"side": side, "piece": facts.piece, "kind": "kick_off"},
+                special={"side": side, "piece": facts.piece})
+        if second and second.get("kind") == "kick_off":
+            if facts.result.ball_max_r <= self.table.centre_circle_radius:
+                return self.kick_off_fault(ctx, state, side, "the second touch must take the ball "
+                                           "out of the centre circle")
+
+        # §9.2/§11 first touch of a 2-touch restart (a direct free kick not shot is one too)
+        if before.phase in TWO_TOUCH or (before.phase == "free_kick" and not is_shot):
+            state = state.with_memo(special={"side": side, "piece": facts.piece})
+            if any(split_key(k)[0] == opp for k in facts.touches):
+                return self.open_play(ctx, state, opp)  # the second touch is lost
+            return self.open_play(ctx, state, side).with_memo(
+                second={"side": side, "piece": facts.piece, "kind": before.phase})
+        if before.phase in SPECIAL_KINDS:
+            state = state.with_memo(special={"side": side, "piece": facts.piece})
+        return self.open_play(ctx, state, opp)
+
+    def kick_off_fault(self, ctx: Ctx, state: MatchState, side: str, why: str) -> MatchState:
+        rule = self.section("kick_off")
+        ctx.emit("technical_foul", side=side, at=state.ball, rule=rule, reason="kick_off", detail=why)
+        return self.indirect(ctx, state.with_memo(special=None, second=None), other_side(side), state.ball, rule)
+
+    def direct_foul(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
+        side, opp = facts.side, other_side(facts.side)
+        c = facts.opponent_contacts[0]
+        if split_key(c.a)[0] == side:
+            offender, fouled, fouled_pos = c.a, c.b, c.b_pos
+        else:
+            offender, fouled, fouled_pos = c.b, c.a, c.a_pos
+        spot = round_pos(c.at)
+        t = self.table
+        ctx.emit("foul", side=side, piece=split_key(offender)[1], at=spot, rule=self.section("foul"),
+                 fouled=split_key(fouled)[1])
+        state = state.with_memo(special=None, second=None)
+        own_end = defended_end(side, state.home_attacks)
+        fouled_piece = split_key(fouled)[1]
+        pos = fouled_pos if fouled_pos is not None else spot
+        if fouled_piece == "gk":
+            inside = t.penalty_area(own_end).contains_rect(pos, *t.keeper_half) or \
+                t.touches_penalty_area(pos, t.radius_of("gk"), own_end)
+        else:
+            inside = t.touches_penalty_area(pos, t.button_radius, own_end)
+        if inside and fouled_piece != "gk":
+            return self.setup_penalty(ctx, state, opp, self.section("penalty"))
+        if fouled_piece == "gk":
+            # §9.4: the ball anywhere in the keeper's penalty area (here: the foul's spot, brought inside)
+            keeper_end = defended_end(opp, state.home_attacks)
+            area = t.penalty_area(keeper_end)
+            r = t.ball_radius
+            ball = (min(max(spot[0], area.x0 + r), area.x1 - r), min(max(spot[1], area.y0 + r), area.y1 - r))
+            kind = "free_kick_two_touch" if t.in_half(ball, keeper_end) or ball[0] == 0 else "free_kick"
+            return self.award_restart(ctx, state, kind, opp, ball, "rulebook 9.4")
+        taker_defends = defended_end(opp, state.home_attacks)
+        if t.in_half(spot, taker_defends) or spot[0] == 0:
+            return self.award_restart(ctx, state, "free_kick_two_touch", opp, spot, "rulebook 9.2")
+        return self.award_restart(ctx, state, "free_kick", opp, spot, "rulebook 9.3")
+
+    def ball_in_goal(self, ctx: Ctx, state: MatchState, facts: FlickFacts, is_shot: bool,
+                     at: Vec | None) -> MatchState:
+        side = facts.side
+        end = facts.goal_end
+        defender = "home" if defended_end("home", state.home_attacks) == end else "away"
+        if is_shot and side != defender:
+            rule = self.section("penalty") if facts.result is not None and state.phase == "penalty_kick" \
+                else self.section("goal")
+            return self.score_goal(ctx, state.with_memo(special=None), side, at, rule, piece=facts.piece)
+        if side == defender:
+            s = end_sign(end)
+            res = facts.result
+            started = s * facts.ball_start[0] > 0
+            stayed = (res.ball_min_x >= 0) if s > 0 else (res.ball_max_x <= 0)
+            if started and stayed:
+                return self.score_goal(ctx, state.with_memo(special=None), other_side(defender), at,
+                                       self.section("own_goal"), own_goal=True, piece=facts.piece)
+        if is_shot:
+            ctx.emit("shot_missed", side=side, piece=facts.piece, rule=self.section("shot"))
+        ctx.emit("invalid_goal", side=side, piece=facts.piece, at=at, rule=self.section("goal_kick"))
+        return self.goal_kick(ctx, state, defender, self.section("goal_kick"), facts)
+
+    def ball_out(self, ctx: Ctx, before: MatchState, state: MatchState, facts: FlickFacts) -> MatchState:
+        t = self.table
+        crossing = facts.ball_out
+        last = facts.last_touch or facts.key
+        last_side = split_key(last)[0]
+        ex, ey = crossing.exit_at
+        br = t.ball_radius
+        straight = self.straight_out_from_defence(before, facts) and \
+            t.in_half((ex, ey), defended_end(facts.side, before.home_attacks))
+        rule = self.section("throw_in")
+        if crossing.end is None:  # a touch line: throw-in
+            taker = other_side(last_side)
+            kind = "throw_in_two_touch" if straight and taker != facts.side else "throw_in"
+            y = (1 if crossing.line.endswith("+y") else -1) * (t.half_width - br)
+            x = min(max(ex, -t.half_length + br), t.half_length - br)
+            return self.award_restart(ctx, state, kind, taker, (x, y), rule)
+        end = crossing.end
+        defender = "home" if defended_end("home", state.home_attacks) == end else "away"
+        if last_side == defender:
+            taker = other_side(defender)
+            kind = "corner_kick_two_touch" if straight and taker != facts.side else "corner_kick"
+            x = end_sign(end) * (t.half_length - br)
+            y = (1 if ey >= 0 else -1) * (t.half_width - br)
+            return self.award_restart(ctx, state, kind, taker, (x, y), rule)
+        return self.goal_kick(ctx, state, defender, self.section("goal_kick"), facts)
+
+    # ------------------------------------------------------------------ end of a turn
+    def end_of_turn(self, ctx: Ctx, state: MatchState, facts: FlickFacts | None) -> MatchState:
+        if facts is None:
+            return state
+        state = self.goal_area_buttons(ctx, state, facts)
+        if state.phase == "open_play":
+            state = self.triangle_and_rectangle(ctx, state, facts)
+        return state
+
+    def goal_area_buttons(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
+        """§8: an opposing button that ends a turn in a goal area goes just outside its line at
+        its entry point; while that spot is blocked it stays off the table."""
+        t = self.table
+        r = t.button_radius
+        out = [dict(e) for e in state.memo.get("out", ())]
+        for side in SIDES:
+            foreign_end = attacked_end(side, state.home_attacks)  # the opponent's goal area
+            area = t.goal_area(foreign_end)
+            for pid, p in sorted(state.pieces.get(side, {}).items()):
+                if pid == "gk" or not area.touches_disc(p, r) or \
+                        (abs(abs(p[0]) - t.half_length) <= r and not area.touches_disc(p, r - 0.5)):
+                    continue
+                start = _start_of(facts, side, pid)
+                spot = self.goal_area_exit(foreign_end, p, start)
+                state = state.with_piece(side, pid, None)
+                if self.fits(state, side, pid, spot):
+                    state = state.with_piece(side, pid, spot)
+                else:
+                    out.append({"side": side, "piece": pid, "spot": list(spot), "turn": 0, "due": True})
+                ctx.emit("piece_moved", side=side, piece=pid, at=spot, rule=self.section("goal_area"),
+                         reason="goal_area")
+        return state.with_memo(out=out or None)
+
+    def goal_area_exit(self, end: str, p: Vec, start: Vec | None) -> Vec:
+        """The centre of a button whose edge barely touches the goal area's line at the point
+        where the button (moving from ``start`` to ``p``) entered it."""
+        t = self.table
+        r = t.button_radius + 0.5
+        area = t.goal_area(end)
+        x0, y0, x1, y1 = area.x0 - r, area.y0 - r, area.x1 + r, area.y1 + r
+        inner_x = x0 if end == "+x" else x1
+
+        def inside(q):
+            return x0 < q[0] < x1 and y0 < q[1] < y1
+
+        if start is not None and not inside(start):
+            lo, hi = 0.0, 1.0
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                q = (start[0] + (p[0] - start[0]) * mid, start[1] + (p[1] - start[1]) * mid)
+                if inside(q):
+                    hi = mid
+                else:
+                    lo = mid
+            q = (start[0] + (p[0] - start[0]) * lo, start[1] + (p[1] - start[1]) * lo)
+        else:  # already inside: the nearest point of the line on the field side
+            options = [(abs(p[0] - inner_x), (inner_x, p[1])), (abs(p[1] - y0), (p[0], y0)),
+                       (abs(p[1] - y1), (p[0], y1))]
+            q = min(options)[1]
+        # never beyond the goal line
+        lim = t.half_length - t.button_radius
+        return round_pos((min(max(q[0], -lim), lim), q[1]))
+
+    def triangle_and_rectangle(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
+        """§9.5: the ball wholly inside a triangle of 3 buttons (at most 18 cm apart), or a
+        rectangle of 2 (at most 6 cm apart) not cleared by the end of that side's turn."""
+        t = self.table
+        ball = state.ball
+        rule = self.section("technical")
+        reach = 180.0 + 2 * t.button_radius
+        for side in SIDES:
+            near = [p for pid, p in sorted(state.pieces.get(side, {}).items())
+                    if pid != "gk" and math.dist(p, ball) <= reach]
+            for a, b, c in combinations(near, 3):
+                if max(t.button_gap(a, b), t.button_gap(b, c), t.button_gap(a, c)) <= 180.0 \
+                        and t.ball_in_triangle(ball, (a, b, c)):
+                    ctx.emit("technical_foul", side=side, at=ball, rule=rule, reason="triangle")
+                    st = state.with_memo(special=None, second=None, rect=None)
+                    return self.indirect(ctx, st, other_side(side), ball, rule)
+        in_rect = []
+        for side in SIDES:
+            near = [p for pid, p in sorted(state.pieces.get(side, {}).items())
+                    if pid != "gk" and math.dist(p, ball) <= 60.0 + 2 * t.button_radius]
+            if any(t.button_gap(a, b) <= 60.0 and t.ball_in_rectangle(ball, a, b) for a, b in combinations(near, 2)):
+                in_rect.append(side)
+        rect = dict(state.memo.get("rect") or {})
+        mover = facts.side
+        for side in in_rect:
+            if rect.get("side") == side and mover == side and rect.get("status") in ("pending", "watch"):
+                ctx.emit("technical_foul", side=side, at=ball, rule=rule, reason="rectangle")
+                st = state.with_memo(special=None, second=None, rect=None)
+                return self.indirect(ctx, st, other_side(side), ball, rule)
+        if rect:
+            rs = rect["side"]
+            if rs in in_rect:
+                pass  # still there: pending (or watched) until that side's turn ends
+            elif mover == rs:
+                rect = {"side": rs, "status": "watch"} if rect["status"] == "pending" else {}
+        for side in in_rect:
+            if rect.get("side") != side:
+                rect = {"side": side, "status": "pending"}
+        return state.with_memo(rect=rect or None)
+
+
+def _start_of(facts: FlickFacts, side: str, pid: str) -> Vec | None:
+    """Where a piece stood before the flick (``None``: it was not on the table)."""
+    return facts.pieces_start.get(side, {}).get(pid)
+
+
+__all__ = ["OneTouchReferee"]
