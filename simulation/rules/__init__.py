@@ -15,7 +15,7 @@ from .base import Outcome, Referee, RuleViolation
 # rule-set name -> "module:Class". The minimal referee stands in until a rule set's own lands.
 REFEREES: dict[str, str] = {
     "one_touch": "simulation.rules.one_touch:OneTouchReferee",
-    "mbs": "simulation.rules.minimal:MinimalReferee",
+    "mbs": "simulation.rules.mbs:MbsReferee",
 }
 
 
