@@ -147,7 +147,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Online matches: apply the turn, shot-wait, period and check-in deadlines that have passed.
+    "matches-tick-deadlines": {"task": "matches.tasks.tick_matches", "schedule": 3.0},
+}
 # Redis redelivers a message whose worker died (acks_late) after this many seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
@@ -157,6 +160,10 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Online matches ---------------------------------------------------------------------------
+# "module:Class" of a referee to use instead of simulation.rules.make_referee (tests, benchmarks).
+MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

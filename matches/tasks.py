@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from matches.services.results import match_adjudicate
+from matches.services.adjudication import adjudicate
 
 
 @shared_task(name="matches.tasks.adjudicate_match")
@@ -11,4 +11,12 @@ def adjudicate_match(match_id: int) -> bool:
     """Writes the official result of a finished match (then bracket, then standings).
 
     Returns False when the match was already adjudicated (a redelivered message)."""
-    return match_adjudicate(match_id=match_id) is not None
+    return adjudicate(match_id=match_id) is not None
+
+
+@shared_task(name="matches.tasks.tick_matches", ignore_result=True)
+def tick_matches() -> int:
+    """Applies the passed deadlines of online matches (beat, every few seconds)."""
+    from matches.services.deadlines import tick_due
+
+    return tick_due()

@@ -1,0 +1,109 @@
+"""The online-play API (issue 7): read a match and its log, check in, submit actions, practise.
+
+- ``GET  /api/matches/{id}/``: the match, its state and next deadline (passed deadlines are
+  applied first);
+- ``GET  /api/matches/{id}/actions/?after=N&limit=M``: the log after row ``N``, each row with
+  its events and each flick's frames;
+- ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
+  ``Idempotency-Key`` optional): 201, or 400/403/409/422 as ``matches.services.online`` says;
+- ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
+- ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
+  match against the computer, live at once.
+"""
+from __future__ import annotations
+
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.models import Match, MatchAction
+from matches.services import online
+from matches.services.deadlines import tick_if_due
+
+MAX_LOG_ROWS = 500
+
+
+def _match_or_404(match_id: int) -> Match | None:
+    return Match.objects.filter(pk=match_id).first()
+
+
+def _not_found() -> Response:
+    return Response({"error": "not_found", "detail": "no such match"}, status=status.HTTP_404_NOT_FOUND)
+
+
+class MatchDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _match_or_404(match_id)
+        if match is None:
+            return _not_found()
+        match = tick_if_due(match)
+        return Response(online.match_public(match, user=request.user))
+
+
+class MatchActions(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _match_or_404(match_id)
+        if match is None:
+            return _not_found()
+        match = tick_if_due(match)
+        try:
+            after = int(request.query_params.get("after", 0))
+            limit = min(int(request.query_params.get("limit", MAX_LOG_ROWS)), MAX_LOG_ROWS)
+        except ValueError:
+            return Response({"error": "malformed", "detail": "after and limit are whole numbers"},
+                            status=status.HTTP_400_BAD_REQUEST)
+        rows = MatchAction.objects.filter(match=match, seq__gt=after).order_by("seq")[: max(limit, 0)]
+        return Response({
+            "match": match.pk, "seq": match.seq, "status": match.status,
+            "actions": [
+                {"seq": r.seq, "side": r.side or None, "action": r.action, "at": r.created_at.isoformat(),
+                 "state_hash": r.state_hash, "events": r.events, "frames": r.frames}
+                for r in rows
+            ],
+        })
+
+    def post(self, request: Request, match_id: int) -> Response:
+        body = request.data if isinstance(request.data, dict) else {}
+        answer = online.submit_action(
+            match_id=match_id, user=request.user, seq=body.get("seq"), action_json=body.get("action"),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
+        response = Response(answer.data, status=answer.status_code)
+        if answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class MatchCheckIn(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, match_id: int) -> Response:
+        try:
+            match = online.check_in(match_id=match_id, user=request.user)
+        except online.PlayError as exc:
+            return Response(exc.to_json(), status=exc.status_code)
+        return Response(online.match_public(match, user=request.user))
+
+
+class PracticeCreate(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request) -> Response:
+        body = request.data if isinstance(request.data, dict) else {}
+        params = body.get("rule_params") or {}
+        if not isinstance(params, dict):
+            return Response({"error": "malformed", "detail": "rule_params must be an object", "field": "rule_params"},
+                            status=status.HTTP_400_BAD_REQUEST)
+        try:
+            match = online.practice_create(
+                user=request.user, rule_set=body.get("rule_set", "one_touch"), side=body.get("side", "home"),
+                rule_params=params,
+            )
+        except online.PlayError as exc:
+            return Response(exc.to_json(), status=exc.status_code)
+        return Response(online.match_public(match, user=request.user), status=status.HTTP_201_CREATED)

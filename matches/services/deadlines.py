@@ -1,0 +1,146 @@
+"""Deadlines of online matches: the turn, the wait for a shot, the end of a period, check-in.
+
+A deadline that has passed is applied by a ``tick``: the referee gets a ``tick`` action at the
+clock time of the deadline (a turn timeout, the end of a period), logged like any action.
+Ticks run from the beat task every few seconds (``tick_due``) and on every read or write of a
+live match, so a match goes on when both players have gone.
+
+A server that was down does not decide a match: a deadline first seen more than
+``OUTAGE_SECONDS`` after it passed is not applied; the side to move gets a fresh full turn
+from ``now`` instead (for check-in: ``CHECKIN_EXTENSION``).
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.models import Match
+from matches.services import online
+from simulation.actions import Tick
+
+logger = logging.getLogger(__name__)
+
+OUTAGE_SECONDS = 30.0
+CHECKIN_EXTENSION = timedelta(minutes=5)
+MAX_TICKS = 50  # per call: more means the clock went far; the rest waits for the next call
+
+
+def apply_deadlines(match: Match, now: datetime) -> int:
+    """Applies the deadlines of ``match`` (whose row the caller has locked) passed by ``now``;
+    saves what changed. Returns the number of ticks logged."""
+    if match.status in online.OPEN_STATUSES:
+        _checkin_deadline(match, now)
+        return 0
+    if match.status != Match.Status.LIVE:
+        return 0
+    rows = []
+    state = online.current_state(match)
+    changed = False
+    while (match.status == Match.Status.LIVE and match.deadline_at is not None
+           and match.deadline_at <= now and len(rows) < MAX_TICKS):
+        late = (now - match.deadline_at).total_seconds()
+        if late > OUTAGE_SECONDS:
+            # Nothing was running to see it: a fresh full turn from now, the clock held.
+            turn_start = state.turn_started_s if state.turn_started_s is not None else state.clock_s
+            match.clock_anchor_s, match.clock_anchor_at = turn_start, now
+            online.set_next_deadline(match, state)
+            logger.warning("match %s: deadline seen %.0f s late; turn extended to %s",
+                           match.pk, late, match.deadline_at)
+            changed = True
+            break
+        deadline_at = match.deadline_at
+        t = round(online.clock_at(match, deadline_at), 3)
+        try:
+            new_state, row = online.apply_to_match(
+                match, state, Tick(t=t), side="", by=None, now=now, at=deadline_at)
+        except ValueError:  # a referee that refuses a tick: hold the clock, give a fresh turn
+            logger.exception("match %s: the referee refused a tick at %s", match.pk, t)
+            match.clock_anchor_s, match.clock_anchor_at = t, deadline_at
+            match.deadline_at = deadline_at + timedelta(seconds=online.turn_length(state, online.params_of(match)))
+            changed = True
+            continue
+        if new_state.state_hash() == state.state_hash() and not row.events:
+            # nothing happened at this deadline: do not log it; the next one is a turn later
+            match.seq -= 1
+            match.deadline_at = deadline_at + timedelta(seconds=online.turn_length(state, online.params_of(match)))
+            match.deadline_kind = "turn"
+            changed = True
+            continue
+        rows.append(row)
+        state = new_state
+        changed = True
+        rows += online.play_computer(match, state, now, save=False) if len(match.computer_sides) < 2 else []
+        state = online.current_state(match)
+    if rows:
+        online._save_applied(match, rows)
+    elif changed:
+        match.save()
+    return len(rows)
+
+
+def _checkin_deadline(match: Match, now: datetime) -> None:
+    deadline = match.checkin_deadline_at
+    if deadline is None or deadline > now:
+        return
+    if (now - deadline).total_seconds() > OUTAGE_SECONDS:
+        match.checkin_deadline_at = now + CHECKIN_EXTENSION
+        match.save(update_fields=["checkin_deadline_at"])
+        logger.warning("match %s: check-in deadline seen late; extended to %s", match.pk, match.checkin_deadline_at)
+        return
+    absent = [s for s in online.SIDES if getattr(match, f"{s}_checked_in_at") is None]
+    if not absent:
+        return
+    if len(absent) == 2:
+        # Neither showed: nobody wins; the organiser reschedules or cancels.
+        match.set_status(Match.Status.ABANDONED, now=now)
+        return
+    match.walkover_side = absent[0]
+    match.finished_at = now
+    match.set_status(Match.Status.WALKOVER, now=now, save=False)
+    match.save()
+    from matches.tasks import adjudicate_match
+
+    match_id = match.pk
+    transaction.on_commit(lambda: adjudicate_match.delay(match_id))
+
+
+def tick(*, match_id: int, now: datetime | None = None) -> Match | None:
+    """Applies the passed deadlines of one match under its row lock; returns it (or None)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is not None:
+            apply_deadlines(match, now)
+    return match
+
+
+def due(now: datetime):
+    """Ids of the matches with a deadline passed by ``now``."""
+    return Match.objects.filter(
+        Q(status=Match.Status.LIVE, deadline_at__lte=now)
+        | Q(status__in=online.OPEN_STATUSES, checkin_deadline_at__lte=now)
+    ).values_list("pk", flat=True)
+
+
+def tick_due(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Applies the passed deadlines of every match (the beat task). Returns how many matches."""
+    now = now or timezone.now()
+    ids = list(due(now)[:limit])
+    for match_id in ids:
+        tick(match_id=match_id, now=now)
+    return len(ids)
+
+
+def tick_if_due(match: Match, now: datetime | None = None) -> Match:
+    """``match`` itself, or re-read after applying its passed deadlines (every read does this)."""
+    now = now or timezone.now()
+    if match.status == Match.Status.LIVE and match.deadline_at is not None and match.deadline_at <= now:
+        return tick(match_id=match.pk, now=now) or match
+    if (match.status in online.OPEN_STATUSES and match.checkin_deadline_at is not None
+            and match.checkin_deadline_at <= now):
+        return tick(match_id=match.pk, now=now) or match
+    return match
