@@ -6,4 +6,20 @@ from . import views
 app_name = "site"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("competitions/", views.competition_list, name="competitions"),
+    path("competitions/<slug:slug>/", views.competition_detail, name="competition"),
+    path("clubs/", views.club_list, name="clubs"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("players/", views.player_list, name="players"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+    # Organisers
+    path("manage/", views.manage_index, name="manage"),
+    path("manage/new/", views.competition_create, name="competition-create"),
+    path("manage/<slug:slug>/", views.manage_competition, name="manage-competition"),
+    path("manage/<slug:slug>/settings/", views.competition_edit, name="competition-edit"),
+    path("manage/<slug:slug>/generate/", views.generate_fixtures, name="generate-fixtures"),
+    path("manage/<slug:slug>/recompute/", views.recompute, name="recompute-standings"),
+    path("manage/<slug:slug>/entrants/<int:entrant_id>/withdraw/", views.withdraw_entrant, name="withdraw-entrant"),
+    path("manage/<slug:slug>/entrants/<int:entrant_id>/remove/", views.remove_entrant, name="remove-entrant"),
+    path("manage/fixtures/<int:pk>/result/", views.record_result, name="record-result"),
 ]

@@ -1,5 +1,358 @@
-from django.http import HttpResponse
+"""The site's pages: fans read competitions, clubs and players; organisers run their
+competitions. Every write goes through a service; every organiser page checks
+``leagues.permissions`` and is CSRF-protected by the middleware."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from leagues.forms import CompetitionForm, EntrantForm, ResultForm
+from leagues.models import (
+    Club,
+    ClubMembership,
+    Competition,
+    Entrant,
+    Fixture,
+    Player,
+    Season,
+    Stage,
+    Standing,
+)
+from leagues.permissions import (
+    can_create_competition,
+    can_manage_competition,
+    managed_competitions,
+)
+from leagues.ranking import CRITERIA
+from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.standings import standings_recompute
+from matches.official import ResultError
+from matches.services.results import result_record
+
+DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
 
-def home(request):
-    return HttpResponse("ok")
+# --- Reads --------------------------------------------------------------------------------------
+
+
+def fixtures_qs():
+    return Fixture.objects.select_related(
+        "competition", "round__stage", "group", "home__club", "away__club", "home__player", "away__player",
+        "match__result",
+    )
+
+
+def competitions_with_progress():
+    return Competition.objects.select_related("season").annotate(
+        entrant_count=Count("entrants", distinct=True),
+        fixture_count=Count("fixtures", filter=~Q(fixtures__status=Fixture.Status.BYE), distinct=True),
+        done_count=Count("fixtures", filter=Q(fixtures__status__in=DONE), distinct=True),
+        open_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+    )
+
+
+def latest_results(qs=None, limit: int = 8):
+    qs = fixtures_qs() if qs is None else qs
+    return list(
+        qs.filter(status__in=DONE, match__result__adjudicated_at__isnull=False)
+        .order_by("-date", "-status_changed_at", "-pk")[:limit]
+    )
+
+
+def next_fixtures(qs=None, limit: int = 8):
+    qs = fixtures_qs() if qs is None else qs
+    return list(
+        qs.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
+        .order_by("date", "round__stage__order", "round__number", "position")[:limit]
+    )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    competitions = list(competitions_with_progress().order_by("-created_at"))
+    in_progress = [c for c in competitions if c.open_count]
+    return render(request, "leagues/home.html", {
+        "in_progress": in_progress,
+        "other_competitions": [c for c in competitions if not c.open_count][:6],
+        "latest_results": latest_results(),
+        "next_fixtures": next_fixtures(),
+        "counts": {
+            "clubs": Club.objects.count(), "players": Player.objects.count(),
+            "competitions": len(competitions),
+        },
+    })
+
+
+def competition_list(request: HttpRequest) -> HttpResponse:
+    competitions = competitions_with_progress().order_by("-season__start_date", "-created_at")
+    seasons: dict = {}
+    for competition in competitions:
+        seasons.setdefault(competition.season, []).append(competition)
+    return render(request, "leagues/competition_list.html", {"seasons": list(seasons.items())})
+
+
+def standings_tables(competition: Competition) -> list[dict]:
+    tables: list[dict] = []
+    by_group: dict = {}
+    rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
+    for row in rows.order_by("group__name", "position"):
+        key = row.group.name if row.group_id else None
+        if key not in by_group:
+            by_group[key] = {"group": key, "rows": []}
+            tables.append(by_group[key])
+        by_group[key]["rows"].append(row)
+    return tables
+
+
+def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]]:
+    """The knockout stage as columns of fixtures (the third-place match apart)."""
+    stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
+    if stage is None:
+        return [], []
+    fixtures = list(fixtures_qs().filter(round__stage=stage).order_by("round__number", "position"))
+    extra = [f for f in fixtures if f.label == "Third-place match"]
+    columns = []
+    for rnd in stage.rounds.order_by("number"):
+        columns.append({
+            "round": rnd,
+            "fixtures": [f for f in fixtures if f.round_id == rnd.pk and f not in extra],
+        })
+    return columns, extra
+
+
+def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = get_object_or_404(competitions_with_progress(), slug=slug)
+    fixtures = list(fixtures_qs().filter(competition=competition).order_by(
+        "round__stage__order", "round__number", "group__name", "position"))
+    rounds: list[dict] = []
+    for fixture in fixtures:
+        if not rounds or rounds[-1]["round"].pk != fixture.round_id:
+            rounds.append({"round": fixture.round, "fixtures": []})
+        rounds[-1]["fixtures"].append(fixture)
+    columns, extra = bracket_columns(competition)
+    entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
+    current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
+    return render(request, "leagues/competition_detail.html", {
+        "competition": competition,
+        "tables": standings_tables(competition),
+        "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
+        "rounds": rounds,
+        "current_round": current["round"] if current else None,
+        "bracket": columns,
+        "bracket_extra": extra,
+        "entrants": entrants,
+        "multi_stage": len({r["round"].stage_id for r in rounds}) > 1,
+        "can_manage": can_manage_competition(request.user, competition),
+    })
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.annotate(
+        members=Count("memberships", filter=Q(memberships__end_date__isnull=True))
+    ).order_by("name")
+    return render(request, "leagues/club_list.html", {"clubs": clubs})
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    memberships = ClubMembership.objects.filter(club=club).select_related("player")
+    fixtures = fixtures_qs().filter(Q(home__club=club) | Q(away__club=club))
+    return render(request, "leagues/club_detail.html", {
+        "club": club,
+        "members": memberships.filter(end_date__isnull=True).order_by("player__last_name"),
+        "former": memberships.filter(end_date__isnull=False).order_by("-end_date")[:20],
+        "results": latest_results(fixtures, limit=12),
+        "upcoming": next_fixtures(fixtures, limit=12),
+        "competitions": Competition.objects.filter(entrants__club=club).distinct().order_by("-created_at")[:12],
+    })
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()
+    players = Player.objects.prefetch_related(
+        Prefetch("memberships", queryset=ClubMembership.objects.filter(end_date__isnull=True).select_related("club"),
+                 to_attr="current")
+    ).order_by("last_name", "first_name")
+    if query:
+        players = players.filter(
+            Q(first_name__icontains=query) | Q(last_name__icontains=query) | Q(licence_number__icontains=query)
+        )
+    page = Paginator(players, 60).get_page(request.GET.get("page"))
+    return render(request, "leagues/player_list.html", {"page": page, "query": query})
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    fixtures = fixtures_qs().filter(Q(home__player=player) | Q(away__player=player))
+    entries = list(player.entries.select_related("competition", "club").order_by("-competition__created_at"))
+    standings = {s.entrant_id: s for s in Standing.objects.filter(entrant__player=player).select_related("group")}
+    for entry in entries:
+        entry.standing = standings.get(entry.pk)
+    return render(request, "leagues/player_detail.html", {
+        "player": player,
+        "memberships": player.memberships.select_related("club").order_by("-start_date"),
+        "entries": entries,
+        "results": latest_results(fixtures, limit=15),
+        "upcoming": next_fixtures(fixtures, limit=10),
+    })
+
+
+# --- Organisers ---------------------------------------------------------------------------------
+
+
+def _managed_or_403(request: HttpRequest, slug: str) -> Competition:
+    competition = get_object_or_404(Competition, slug=slug)
+    if not can_manage_competition(request.user, competition):
+        raise PermissionDenied("You do not organise this competition.")
+    return competition
+
+
+@login_required
+def manage_index(request: HttpRequest) -> HttpResponse:
+    competitions = managed_competitions(
+        request.user, competitions_with_progress()
+    ).order_by("-created_at")
+    return render(request, "leagues/manage/index.html", {
+        "competitions": competitions,
+        "can_create": can_create_competition(request.user),
+    })
+
+
+@login_required
+def competition_create(request: HttpRequest) -> HttpResponse:
+    if not can_create_competition(request.user):
+        raise PermissionDenied("Creating a competition needs the organiser permission.")
+    form = CompetitionForm(request.POST or None, initial={"season": Season.objects.filter(is_current=True).first()})
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            competition = form.save()
+            competition.organisers.add(request.user)
+        messages.success(request, f"{competition} is created. Now add its entrants.")
+        return redirect("site:manage-competition", slug=competition.slug)
+    return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
+
+
+@login_required
+def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    form = CompetitionForm(request.POST or None, instance=competition)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "The settings are saved.")
+        return redirect("site:manage-competition", slug=competition.slug)
+    return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": competition})
+
+
+@login_required
+def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    form = EntrantForm(request.POST or None, competition=competition)
+    has_fixtures = competition.fixtures.exists()
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entrant = entrant_add(competition=competition, name=data["name"], player=data["player"],
+                                  club=data["club"], seed=data["seed"])
+        except EntrantError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{entrant} is entered.")
+            return redirect("site:manage-competition", slug=competition.slug)
+    open_fixtures = list(fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN)
+                         .order_by("round__stage__order", "round__number", "group__name", "position"))
+    return render(request, "leagues/manage/competition.html", {
+        "competition": competition,
+        "entrants": competition.entrants.select_related("player", "club").order_by("seed", "name"),
+        "form": form,
+        "has_fixtures": has_fixtures,
+        "open_fixtures": open_fixtures,
+        "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
+    })
+
+
+@login_required
+@require_POST
+def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    try:
+        fixtures = fixtures_generate(competition=competition)
+    except ScheduleError as exc:
+        messages.error(request, f"The fixtures cannot be made: {exc}.")
+    else:
+        messages.success(request, f"{len(fixtures)} fixtures are made.")
+    return redirect("site:manage-competition", slug=competition.slug)
+
+
+@login_required
+@require_POST
+def recompute(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    standings_recompute(competition_id=competition.pk)
+    messages.success(request, "The standings are recomputed.")
+    return redirect("site:manage-competition", slug=competition.slug)
+
+
+@login_required
+@require_POST
+def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
+    try:
+        entrant_withdraw(entrant=entrant, by=request.user)
+    except EntrantError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{entrant} is withdrawn ({competition.get_withdrawal_policy_display().lower()}).")
+    return redirect("site:manage-competition", slug=competition.slug)
+
+
+@login_required
+@require_POST
+def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    competition = _managed_or_403(request, slug)
+    entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
+    if competition.fixtures.exists():
+        messages.error(request, "The fixtures are drawn: withdraw the entrant instead.")
+    else:
+        entrant.delete()
+        messages.success(request, f"{entrant} is removed.")
+    return redirect("site:manage-competition", slug=competition.slug)
+
+
+@login_required
+def record_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = get_object_or_404(fixtures_qs(), pk=pk)
+    if not can_manage_competition(request.user, fixture.competition):
+        raise PermissionDenied("You do not organise this competition.")
+    initial = {}
+    try:
+        result = fixture.match.result
+    except Exception:  # noqa: BLE001 - no result yet
+        result = None
+    if result is not None:
+        initial = {
+            "outcome": result.outcome, "outcome_side": result.outcome_side,
+            "home_goals": result.table_home_goals, "away_goals": result.table_away_goals,
+            "home_et_goals": result.home_et_goals, "away_et_goals": result.away_et_goals,
+            "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
+            "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
+        }
+    form = ResultForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)
+        except ResultError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, f"The result of {fixture} is recorded.")
+            return redirect("site:manage-competition", slug=fixture.competition.slug)
+    return render(request, "leagues/manage/result_form.html", {
+        "form": form, "fixture": fixture, "competition": fixture.competition, "correction": result is not None,
+    })

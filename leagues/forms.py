@@ -1,0 +1,135 @@
+"""Forms of the organiser pages. They check input; the views hand it to the services."""
+from __future__ import annotations
+
+from django import forms
+from django.utils.text import slugify
+
+from leagues.models import Club, Competition, Player, TiebreakPreset
+from leagues.ranking import validate_criteria
+from matches.models import Outcome, Side
+
+COMPETITION_FIELDS = [
+    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "group_count",
+    "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+    "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
+    "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
+    "days_between_rounds",
+]
+FORMAT_FIELDS = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group")
+
+
+class CompetitionForm(forms.ModelForm):
+    tiebreak_criteria = forms.CharField(
+        required=False, help_text="Custom preset only: criterion keys after points, comma-separated.",
+    )
+
+    class Meta:
+        model = Competition
+        fields = COMPETITION_FIELDS
+        widgets = {"first_date": forms.DateInput(attrs={"type": "date"})}
+        help_texts = {"slug": "The address of the competition's page; leave empty to make one from the name."}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        if self.instance.pk:
+            self.initial["tiebreak_criteria"] = ", ".join(self.instance.tiebreak_criteria or [])
+            if self.instance.fixtures.exists():
+                for name in FORMAT_FIELDS:
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = "Fixed: the fixtures are drawn."
+
+    def clean_slug(self):
+        slug = self.cleaned_data.get("slug") or ""
+        if slug:
+            return slug
+        base = slugify(self.cleaned_data.get("name") or "")[:70] or "competition"
+        slug, n = base, 2
+        while Competition.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
+            slug, n = f"{base}-{n}", n + 1
+        return slug
+
+    def clean_tiebreak_criteria(self):
+        keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
+        try:
+            validate_criteria([k for k in keys if k != "points"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return keys
+
+    def clean_qualifiers_per_group(self):
+        value = self.cleaned_data["qualifiers_per_group"]
+        if value not in (1, 2):
+            raise forms.ValidationError("The top 1 or 2 of each group go through.")
+        return value
+
+    def clean_halves(self):
+        value = self.cleaned_data["halves"]
+        if value < 1:
+            raise forms.ValidationError("At least one half.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        win, draw, loss = (data.get(k) for k in ("points_win", "points_draw", "points_loss"))
+        if None not in (win, draw, loss) and not win >= draw >= loss:
+            self.add_error("points_draw", "Points must be win ≥ draw ≥ loss.")
+        wo_for, wo_against = data.get("walkover_goals_for"), data.get("walkover_goals_against")
+        if None not in (wo_for, wo_against) and wo_for <= wo_against:
+            self.add_error("walkover_goals_for", "A walkover needs a winner.")
+        if data.get("tiebreak_preset") == TiebreakPreset.CUSTOM and not data.get("tiebreak_criteria"):
+            self.add_error("tiebreak_criteria", "The custom preset needs its criteria.")
+        return data
+
+
+class EntrantForm(forms.Form):
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.order_by("last_name", "first_name"), required=False,
+        help_text="A licensed player; or leave empty and give a name.",
+    )
+    name = forms.CharField(max_length=160, required=False, help_text="Defaults to the player and club.")
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.order_by("name"), required=False, help_text="Defaults to the player's club.",
+    )
+    seed = forms.IntegerField(min_value=1, max_value=512, required=False, help_text="1 is the top seed.")
+
+    def __init__(self, *args, competition: Competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.competition = competition
+        self.fields["player"].queryset = Player.objects.exclude(
+            entries__competition=competition
+        ).order_by("last_name", "first_name")
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("player") and not data.get("name"):
+            self.add_error("name", "Give a name or choose a player.")
+        entrants = self.competition.entrants
+        if data.get("name") and entrants.filter(name=data["name"]).exists():
+            self.add_error("name", "Another entrant has this name.")
+        if data.get("seed") and entrants.filter(seed=data["seed"]).exists():
+            self.add_error("seed", "Another entrant has this seed.")
+        return data
+
+
+class ResultForm(forms.Form):
+    outcome = forms.ChoiceField(choices=[c for c in Outcome.choices if c[0] != Outcome.BYE], initial="played")
+    outcome_side = forms.ChoiceField(
+        choices=[("", "—"), *Side.choices], required=False,
+        label="Side", help_text="Walkover: who did not show. Disqualification: who was disqualified.",
+    )
+    home_goals = forms.IntegerField(min_value=0, max_value=99, label="Home goals")
+    away_goals = forms.IntegerField(min_value=0, max_value=99, label="Away goals")
+    home_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Home, extra time")
+    away_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Away, extra time")
+    home_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label="Home, shoot-out")
+    away_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label="Away, shoot-out")
+    home_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Home, discipline")
+    away_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Away, discipline")
+
+    def clean(self):
+        data = super().clean()
+        for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
+            if data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data

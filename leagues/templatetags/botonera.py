@@ -1,0 +1,70 @@
+"""Small template helpers of the site: a fixture's score, its result, its winner."""
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+def _result(fixture):
+    try:
+        return fixture.match.result
+    except Exception:  # noqa: BLE001 - no match or no result yet
+        return None
+
+
+@register.filter
+def result_of(fixture):
+    """The fixture's official result, or None."""
+    result = _result(fixture)
+    return result if result is not None and result.is_official else None
+
+
+@register.filter
+def score(fixture) -> str:
+    """'2–1', '1–1 (4–3 pens)', or '' before an official result."""
+    result = result_of(fixture)
+    if result is None:
+        return ""
+    return f"{result.home_goals}–{result.away_goals}"
+
+
+@register.filter
+def score_note(fixture) -> str:
+    result = result_of(fixture)
+    if result is None:
+        return ""
+    notes = []
+    if result.home_et_goals or result.away_et_goals:
+        notes.append("a.e.t.")
+    if result.home_shootout is not None:
+        notes.append(f"{result.home_shootout}–{result.away_shootout} pens")
+    if result.outcome == "walkover":
+        notes.append("walkover")
+    elif result.outcome == "disqualification":
+        notes.append("disqualification")
+    return ", ".join(notes)
+
+
+@register.filter
+def winner_side(fixture) -> str:
+    result = result_of(fixture)
+    return result.winner_side if result is not None else ""
+
+
+@register.filter
+def signed(value) -> str:
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.filter
+def who(entrant) -> str:
+    """An entrant as a fan reads it: the player's name (the club is shown apart), else its name."""
+    if entrant is None:
+        return ""
+    player = entrant.player if entrant.player_id else None
+    return player.full_name if player is not None else entrant.name
