@@ -177,7 +177,8 @@ class Stepping:
 
     base_step_s: float = 1 / 240
     land_depth_mm: float = 0.02
-    contact_eps_mm: float = 0.05
+    press_depth_mm: float = 0.3
+    speed_limit_mm_s: float = 5000.0
     rest_speed_mm_s: float = 3.0
     rest_time_s: float = 0.02
     cap_s: float = 15.0
@@ -185,7 +186,8 @@ class Stepping:
     half_kick: bool = True
 
     def halved(self) -> Stepping:
-        return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2)
+        return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
+                       press_depth_mm=self.press_depth_mm / 2)
 
 
 DEFAULT_STEPPING = Stepping()
@@ -303,6 +305,9 @@ class FlickSimulation:
         self.by_shape: dict = {}
         self.fixed: list[tuple[float, float, float, float, float, str]] = []
         self.step_sizes: list[float] = []
+        self._pending: list = []
+        self._watch: list = []
+        self._event = False
         self._build(ball, pieces)
 
     # -- construction (fixed order) -------------------------------------------------------
@@ -469,7 +474,8 @@ class FlickSimulation:
         step = space.step
         H = st.base_step_s
         cap = st.cap_s
-        eps = st.contact_eps_mm
+        press = st.press_depth_mm
+        vlimit2 = (2.0 * st.speed_limit_mm_s) ** 2
         depth = st.land_depth_mm
         bodies = self.bodies
         fixed = self.fixed
@@ -503,7 +509,11 @@ class FlickSimulation:
             # snapshot the moving bodies
             for b in awake:
                 b.x, b.y = b.body.position
-                b.vx, b.vy = b.body.velocity
+                b.vx, b.vy = vx, vy = b.body.velocity
+                if vx * vx + vy * vy > vlimit2:  # a solver blow-up, never a flick: tame it
+                    k = math.sqrt(vlimit2 / (vx * vx + vy * vy))
+                    b.vx, b.vy = vx * k, vy * k
+                    b.body.velocity = (b.vx, b.vy)
             # the earliest possible touch
             horizon = cap - t
             land = None  # (t_lin, normal speed) of the pair that decides
@@ -532,14 +542,21 @@ class FlickSimulation:
                 else:
                     vn = abs(bvx)
                 if tt < horizon:
-                    if tt > -eps / max(vn, 1e-9):
-                        horizon = tt if tt > 0 else 0.0
-                        land = (horizon, vn)
+                    horizon = tt if tt > 0 else 0.0
+                    land = (horizon, vn)
                 # fixed things and bodies at rest: exact along the ray
                 for cx, cy, hx, hy, r, _name in fixed:
                     px, py = bx - cx, by - cy
                     HX, HY, R = hx + bhx, hy + bhy, r + br
-                    if _gap(px, py, HX, HY, R) <= 0.0:
+                    gap = _gap(px, py, HX, HY, R)
+                    if gap <= 0.0:
+                        # touching: keep the overlap from growing while it is pressed on
+                        vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
+                        if vn > 0.0:
+                            tt = (press + gap) / vn
+                            if tt < horizon:
+                                horizon = tt if tt > 0.0 else 0.0
+                                land = (horizon, 0.0)
                         continue
                     tt = _toi(px, py, bvx, bvy, HX, HY, R)
                     if tt < horizon:
@@ -554,9 +571,18 @@ class FlickSimulation:
                     px, py = bx - o.x, by - o.y
                     HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
                     gap = _gap(px, py, HX, HY, R)
-                    if gap <= 0.0:
-                        continue  # touching already: the solver holds them apart
                     wx, wy = bvx - o.vx, bvy - o.vy
+                    if gap <= 0.0:
+                        # touching already: the solver holds them apart; while one presses on
+                        # the other, keep the overlap from growing (a button squeezing the ball
+                        # against the net)
+                        vn = _normal_speed(px, py, wx, wy, HX, HY, 0.0)
+                        if vn > 0.0:
+                            tt = (press + gap) / vn
+                            if tt < horizon:
+                                horizon = tt if tt > 0.0 else 0.0
+                                land = (horizon, 0.0)
+                        continue
                     tt = _toi(px, py, wx, wy, HX, HY, R)
                     if moving and (o.vx != 0.0 or o.vy != 0.0):
                         # both move: their relative path bends by at most a t^2 / 2
@@ -622,8 +648,9 @@ class FlickSimulation:
                 bmax_r = rr
             if self._watch:
                 self._check_watch(crossings, t)
-            if frames and t >= next_frame - 1e-12:
-                frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
+            if t >= next_frame - 1e-12:
+                if frames:
+                    frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
                 frame_no += 1
                 next_frame = frame_no * frame_dt
             # who still moves

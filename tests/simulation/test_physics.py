@@ -1,11 +1,176 @@
-"""The physics of a flick (contract §3)."""
-from simulation.physics import resolve_flick
+"""The physics of a flick (contract §3): Coulomb friction, rest and the cap, crossings and
+goals, determinism, convergence, no tunnelling."""
+import math
+
+import pytest
+
+from simulation.physics import FlickSimulation, Stepping, resolve_flick
 from simulation.table import Table
 
 TABLE = Table()
+LONE = {"home": {"7": (-300, -100)}, "away": {}}
+
+
+def final(result):
+    out = {"ball": result.ball}
+    for side, group in result.pieces.items():
+        for pid, p in group.items():
+            out[f"{side}:{pid}"] = p
+    return out
 
 
 def test_button_into_ball_touches_it():
     r = resolve_flick(TABLE, (-160, 0), {"home": {"7": (-200, 0)}, "away": {}}, "home", "7", 0, 500)
-    assert r.ball_first_touch == "home:7"
-    assert r.ball[0] > -160
+    assert r.ball_first_touch == r.ball_last_touch == "home:7"
+    assert r.ball_moved and r.ball[0] > -160
+    assert r.contacts[0].a == "home:7" and r.contacts[0].b == "ball"
+
+
+@pytest.mark.parametrize("speed", [300, 1000, 1800])
+def test_coulomb_stopping_distance(speed):
+    r = resolve_flick(TABLE, (600, 400), LONE, "home", "7", 0, speed)
+    expected = speed ** 2 / (2 * TABLE.button_friction * TABLE.gravity_mm_s2)
+    travelled = r.pieces["home"]["7"][0] + 300
+    assert travelled == pytest.approx(expected, rel=0.01)
+    assert not r.capped and r.ball == (600, 400) and not r.ball_moved
+
+
+def test_rest_and_cap():
+    r = resolve_flick(TABLE, (600, 400), LONE, "home", "7", 0, 1000)
+    assert not r.capped and r.duration_s < 1.0
+    capped = resolve_flick(TABLE, (600, 400), LONE, "home", "7", 0, 1000,
+                           stepping=Stepping(cap_s=0.2))
+    assert capped.capped and capped.duration_s <= 0.2 + 1e-9
+    assert capped.pieces["home"]["7"][0] < r.pieces["home"]["7"][0]
+
+
+def test_deterministic_in_process():
+    args = (TABLE, (-150, 12), {"home": {"7": (-200, 0), "3": (0, 40)}, "away": {"gk": (-815, 0)}},
+            "home", "7", 0, 2000)
+    assert resolve_flick(*args) == resolve_flick(*args)
+
+
+def test_frames_at_30_hz_end_at_rest():
+    r = resolve_flick(TABLE, (-160, 0), {"home": {"7": (-200, 0)}, "away": {}}, "home", "7", 0, 800)
+    times = [f[0] for f in r.frames]
+    assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:]))
+    assert times[1] == pytest.approx(1 / 30, abs=1e-4)
+    assert r.frames[-1][1] == (round(r.ball[0], 1), round(r.ball[1], 1))
+
+
+def test_goal_counts_when_the_ball_bounces_back_off_the_net():
+    bouncy = Table.from_params({"restitution_net": 0.95})
+    sim = FlickSimulation(bouncy, (600, 0), {"home": {}, "away": {}})
+    sim.launch("ball", 0, 1500)
+    r = sim.run()
+    assert r.ball_out is not None and r.ball_out.goal and r.ball_out.line == "goal_line+x"
+    assert r.ball_out.exit_at[0] == 835.0 and abs(r.ball_out.exit_at[1]) < 1
+    assert any(c.b == "net" for c in r.ball_contacts())
+    assert r.ball[0] < 830  # back on the field, still a goal
+
+
+def test_ball_out_beside_the_post_is_no_goal():
+    r = resolve_flick(TABLE, (700, 200), {"home": {"9": (660, 200)}, "away": {}}, "home", "9", 0, 1500)
+    assert r.ball_out is not None and r.ball_out.line == "goal_line+x" and not r.ball_out.goal
+
+
+def test_piece_over_the_touch_line_is_out():
+    r = resolve_flick(TABLE, (0, 0), {"home": {"7": (0, 450)}, "away": {}}, "home", "7", 90, 900)
+    out = r.pieces_out["home:7"]
+    assert out.line == "touch_line+y" and out.exit_at[1] == 520.0
+    assert out.at[1] == pytest.approx(545, abs=0.5)
+
+
+# -- convergence (contract §3): isolated flicks, halving the step -----------------------------
+ISOLATED = [
+    ((600, 400), LONE, 20, 800),
+    ((600, 400), LONE, 10, 2500),
+    ((-150, 0), {"home": {"7": (-200, 0)}, "away": {}}, 0, 600),
+    ((-150, 0), {"home": {"7": (-200, 0)}, "away": {}}, 0, 2000),
+    ((680, 0), {"home": {"9": (640, 0)}, "away": {}}, 0, 1200),
+]
+
+
+@pytest.mark.parametrize("ball, pieces, angle, speed", ISOLATED)
+def test_converged_on_isolated_flicks(ball, pieces, angle, speed):
+    side, piece = next((s, p) for s, g in pieces.items() for p in g)
+    a = resolve_flick(TABLE, ball, pieces, side, piece, angle, speed)
+    b = resolve_flick(TABLE, ball, pieces, side, piece, angle, speed, stepping=Stepping().halved())
+    fa, fb = final(a), final(b)
+    assert max(math.dist(fa[k], fb[k]) for k in fa) <= 1.0
+
+
+@pytest.mark.xfail(reason="off-centre impacts still move ~2 mm when the step is halved (issue 4 open)")
+def test_converged_on_an_off_centre_impact():
+    pieces = {"home": {"7": (-200, 0)}, "away": {}}
+    a = resolve_flick(TABLE, (-150, 12), pieces, "home", "7", 0, 1500)
+    b = resolve_flick(TABLE, (-150, 12), pieces, "home", "7", 0, 1500, stepping=Stepping().halved())
+    fa, fb = final(a), final(b)
+    assert max(math.dist(fa[k], fb[k]) for k in fa) <= 1.0
+
+
+# -- no tunnelling: the ball at the fastest speed the table can produce ----------------------
+def fastest_ball_speed(t: Table = TABLE) -> float:
+    """A button flicked at the maximum straight into the ball (elastic-ish impact)."""
+    m1, m2 = t.button_mass_g, t.ball_mass_g
+    return 2500 * (1 + t.restitution_piece) * m1 / (m1 + m2)
+
+
+ANGLES = range(0, 360, 15)
+
+
+def fire_ball(pieces, start, angle):
+    sim = FlickSimulation(TABLE, start, pieces)
+    sim.launch("ball", angle, fastest_ball_speed())
+    return sim.run(frames=False)
+
+
+def aim_from(target, angle, distance):
+    a = math.radians(angle)
+    return (target[0] - distance * math.cos(a), target[1] - distance * math.sin(a))
+
+
+def _first(result, other):
+    return next(c for c in result.ball_contacts() if c.other("ball") == other)
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_no_tunnelling_through_a_keeper(angle):
+    keeper = (0.0, 0.0)
+    r = fire_ball({"home": {"gk": keeper}, "away": {}}, aim_from(keeper, angle, 120), angle)
+    c = _first(r, "home:gk")
+    hx, hy = TABLE.keeper_half
+    bx, by = c.a_pos
+    gap = max(abs(bx) - hx, abs(by) - hy) - TABLE.ball_radius
+    assert gap > -1.0  # found at the surface, not inside
+
+
+@pytest.mark.parametrize("angle", range(-80, 81, 10))
+def test_no_tunnelling_through_a_post(angle):
+    post = TABLE.post_centres("+x")[1]
+    r = fire_ball({"home": {}, "away": {}}, aim_from(post, angle, 60), angle)
+    c = _first(r, "post")
+    assert math.dist(c.a_pos, post) > TABLE.post_diameter / 2 + TABLE.ball_radius - 1.0
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_no_tunnelling_through_a_button(angle):
+    button = (0.0, 100.0)
+    r = fire_ball({"home": {}, "away": {"5": button}}, aim_from(button, angle, 100), angle)
+    c = _first(r, "away:5")
+    assert math.dist(c.a_pos, button) > TABLE.button_radius + TABLE.ball_radius - 1.0
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_no_tunnelling_through_the_rim(angle):
+    r = fire_ball({"home": {}, "away": {}}, (0.0, 0.0), angle)
+    assert any(c.b in ("rim", "net") for c in r.ball_contacts())
+    assert TABLE.on_surface(r.ball, TABLE.ball_radius - 0.5)
+
+
+def test_fastest_flick_into_ball_into_keeper():
+    r = resolve_flick(TABLE, (700, 0), {"home": {"9": (650, 0)}, "away": {"gk": (790, 0)}},
+                      "home", "9", 0, 2500)
+    c = _first(r, "away:gk")
+    assert c.speed_mm_s > 3000
+    assert r.ball_out is None or not r.ball_out.goal
