@@ -389,8 +389,8 @@ class Referee:
     def start_kick_off(self, ctx: Ctx, state: MatchState, kicker: str, rule: str | None = None) -> MatchState:
         """Both sides set in the kick-off formation; the ball on the centre spot; ``kicker`` to move."""
         pieces = self.kick_off_formation(kicker, state.home_attacks)
-        keep = {s: {pid: p for pid, p in pieces[s].items() if pid in state.pieces.get(s, {})
-                    or not state.pieces.get(s)} for s in SIDES}
+        keep = {s: {pid: p for pid, p in pieces[s].items() if pid not in state.expelled.get(s, ())}
+                for s in SIDES}
         state = state.replace(pieces=keep, ball=(0.0, 0.0)).with_memo(
             out=None, locked=None, placing=None, penalty=None, shot=None)
         return self.award_restart(ctx, state, "kick_off", kicker, (0.0, 0.0),
