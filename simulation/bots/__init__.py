@@ -3,6 +3,7 @@ played bot against bot (``play_match``). Pure and deterministic given a seed."""
 from __future__ import annotations
 
 from .base import PassiveBot, play_match, replay
+from .mbs import MbsBot
 from .one_touch import OneTouchBot
 
-__all__ = ["OneTouchBot", "PassiveBot", "play_match", "replay"]
+__all__ = ["MbsBot", "OneTouchBot", "PassiveBot", "play_match", "replay"]
