@@ -1,7 +1,7 @@
 """The computer player: candidate actions for a side, best first.
 
-It asks ``simulation.bots`` when that module offers ``choose_action(state, side, rules=...,
-params=...)``; otherwise (and after its choice is refused) it falls back to plain play: say
+It asks the rule set's bot in ``simulation.bots`` (``choose``, then ``fallback``); after those
+(or without a bot, or with another referee) it falls back to plain play: say
 ``ready`` when a placing is awaited, else flick the button nearest the ball towards it at a
 speed that carries it on towards the opponent's goal. The caller tries the candidates in order
 with the referee and keeps the first that the rules accept.
@@ -9,38 +9,48 @@ with the referee and keeps the first that the rules accept.
 from __future__ import annotations
 
 import importlib
+import logging
 import math
+import random
 from collections.abc import Mapping
 from typing import Any
 
+from simulation.rules import Referee
 from simulation.state import MatchState
 from simulation.table import attacked_end, end_sign
 
+logger = logging.getLogger(__name__)
 
-def _bots_choice(state: MatchState, side: str, rule_set: str, params: Mapping[str, Any]) -> dict | None:
+
+BOTS = {"one_touch": ("simulation.bots", "OneTouchBot"), "mbs": ("simulation.bots.mbs", "MbsBot")}
+
+
+def _bots_choice(referee, state: MatchState, side: str, rule_set: str, seed: int) -> list[dict]:
+    """The choice (then the fallback) of the rule set's bot in ``simulation.bots``, if any."""
+    if not isinstance(referee, Referee) or rule_set not in BOTS:
+        return []
+    module_name, class_name = BOTS[rule_set]
     try:
-        bots = importlib.import_module("simulation.bots")
-    except ImportError:
-        return None
-    choose = getattr(bots, "choose_action", None)
-    if choose is None:
-        return None
-    try:
-        action = choose(state, side, rules=rule_set, params=dict(params))
-    except Exception:  # noqa: BLE001 - a bot that fails leaves the fallback to play
-        return None
-    if action is None:
-        return None
-    return action if isinstance(action, dict) else action.to_json()
+        bot = getattr(importlib.import_module(module_name), class_name)()
+    except (ImportError, AttributeError):
+        return []
+    out = []
+    for chooser in (bot.choose, bot.fallback):
+        try:
+            action = chooser(referee, state, random.Random(seed))
+        except Exception:  # noqa: BLE001 - a bot that fails leaves the plain play to the computer
+            logger.exception("the %s bot failed", rule_set)
+            continue
+        if action is not None and action.type != "tick" and getattr(action, "side", side) == side:
+            out.append({k: v for k, v in action.to_json().items() if k != "t"})
+    return out
 
 
-def candidate_actions(state: MatchState, side: str, rule_set: str, params: Mapping[str, Any]) -> list[dict]:
-    """Actions (JSON, without ``t``) the computer would play for ``side``, best first."""
-    out: list[dict] = []
-    chosen = _bots_choice(state, side, rule_set, params)
-    if chosen is not None:
-        chosen = {k: v for k, v in chosen.items() if k != "t"}
-        out.append(chosen)
+def candidate_actions(state: MatchState, side: str, rule_set: str, params: Mapping[str, Any], *,
+                      referee=None, seed: int = 0) -> list[dict]:
+    """Actions (JSON, without ``t``) the computer would play for ``side``, best first.
+    ``seed`` makes the bot's choice reproducible (the match id and log length)."""
+    out: list[dict] = _bots_choice(referee, state, side, rule_set, seed)
     if state.phase == "shot_declared":
         out.append({"type": "ready", "side": side})
     pieces = state.pieces.get(side, {})

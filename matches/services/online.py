@@ -492,7 +492,9 @@ def play_computer(match: Match, state: MatchState, now: datetime, *, save: bool 
     while (match.status == Match.Status.LIVE and state.to_move in match.computer_sides
            and len(rows) < limit):
         t = round(max(clock_at(match, now), state.clock_s), 3)
-        for data in candidate_actions(state, state.to_move, match.rule_set, params):
+        referee = referee_for(match.rule_set, params)
+        for data in candidate_actions(state, state.to_move, match.rule_set, params, referee=referee,
+                                      seed=match.pk * 100003 + match.seq):
             try:
                 action = parse_action(data, "computer").at_time(t)
                 state, row = apply_to_match(match, state, action, side=state.to_move, by=None, now=now)

@@ -8,7 +8,9 @@ Its rules, chosen so that tests can make things happen:
 - a flick at exactly 2222 mm/s gets the flicking side disqualified (four buttons expelled);
 - ``declare_shot`` is always refused ("rulebook 4");
 - periods by ``half_minutes``; a level knockout match goes to extra time, then a shoot-out of
-  ``shootout_kicks`` kicks each (a kick of piece "9" at 2000 or more scores), sudden death after.
+  ``shootout_kicks`` kicks each (a kick of piece "9" at 2000 or more scores, any kick under
+  200 misses; otherwise home scores its 1st, 3rd... kicks and away its 2nd, 4th...), sudden
+  death after.
 
 ``STUB_REFEREE_SLOW_FILE``: when set, every ``apply`` touches that file and sleeps
 ``STUB_REFEREE_SLOW_S`` seconds (to kill a worker in the middle of a replay).
@@ -101,6 +103,8 @@ class StubReferee:
                 return Outcome(self._disqualify(state, action.side, events), tuple(events), flicks)
             scored = action.piece == "9" and action.speed_mm_s >= 2000
             if state.period == "shootout":
+                if 200 <= action.speed_mm_s < 2000:  # home scores its odd kicks, away its even ones
+                    scored = (len(state.memo["kicks"][action.side]) + (action.side == "away")) % 2 == 0
                 return Outcome(self._shootout_kick(state, action.side, scored, events), tuple(events), flicks)
             if scored:
                 score = dict(state.score)

@@ -1,0 +1,86 @@
+"""``python manage.py play_fixtures COMPETITION --bots``: plays every open fixture of a
+competition computer against computer, online, through the same services as two players
+(create, check-in, one action per step under the match lock, deadlines, adjudication).
+
+The match clock is driven by a virtual wall clock that advances ``--seconds-per-action``
+(default 5) per step from now, so a 2 x 25 min match takes 600 steps, not 50 minutes. A
+knockout is played round after round: a decided fixture fills the next one.
+"""
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+from tqdm import tqdm
+
+from leagues.models import Competition, Fixture
+from matches.models import Match
+from matches.services import online
+from matches.services.adjudication import online_adjudicate
+
+
+def playable(competition: Competition):
+    return (competition.fixtures.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
+            .exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.WALKOVER,
+                                        Match.Status.CANCELLED, Match.Status.ABANDONED])
+            .select_related("home", "away", "round__stage")
+            .order_by("round__stage__order", "round__number", "position"))
+
+
+def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=None, max_steps: int | None = None) -> Match:
+    """Plays ``fixture`` computer against computer and adjudicates it; returns the match."""
+    now = start or timezone.now()
+    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"], scheduled_at=now, now=now)
+    params = online.params_of(match)
+    if max_steps is None:
+        total_s = (float(params.get("half_minutes", 25)) * int(params.get("halves", 2))
+                   + 2 * float(params.get("extra_time_minutes", 5))) * 60
+        max_steps = int(total_s / seconds_per_action) * 4 + 2000
+    step = timedelta(seconds=seconds_per_action)
+    for _ in range(max_steps):
+        now += step
+        match = online.computer_step(match_id=match.pk, now=now)
+        if match.status != Match.Status.LIVE:
+            break
+    else:
+        raise CommandError(f"match {match.pk} ({fixture}) did not end in {max_steps} steps")
+    online_adjudicate(match_id=match.pk)  # at once; the queued task then finds it done
+    match.refresh_from_db()
+    return match
+
+
+class Command(BaseCommand):
+    help = "Plays every open fixture of a competition online, computer against computer."
+
+    def add_arguments(self, parser):
+        parser.add_argument("competition", help="the competition's slug")
+        parser.add_argument("--bots", action="store_true", help="both sides played by the computer (required)")
+        parser.add_argument("--seconds-per-action", type=float, default=5.0)
+        parser.add_argument("--limit", type=int, default=0, help="play at most this many fixtures")
+
+    def handle(self, *args, **options):
+        if not options["bots"]:
+            raise CommandError("only computer-against-computer play is automated: pass --bots")
+        competition = Competition.objects.filter(slug=options["competition"]).first()
+        if competition is None:
+            raise CommandError(f"no competition {options['competition']!r}")
+        played = 0
+        started = time.monotonic()
+        with tqdm(total=playable(competition).count(), unit="match", disable=options["verbosity"] == 0) as bar:
+            while True:
+                fixtures = list(playable(competition))
+                if not fixtures or (options["limit"] and played >= options["limit"]):
+                    break
+                for fixture in fixtures:
+                    if options["limit"] and played >= options["limit"]:
+                        break
+                    match = play_bot_match(fixture=fixture, seconds_per_action=options["seconds_per_action"])
+                    played += 1
+                    result = getattr(match, "result", None)
+                    bar.set_postfix_str(f"{fixture}: {result}" if result else str(fixture))
+                    bar.update(1)
+                bar.total = played + playable(competition).count()
+                bar.refresh()
+        self.stdout.write(f"played {played} matches of {competition.slug} in {time.monotonic() - started:.1f} s")
