@@ -48,7 +48,7 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None) 
 
     now = now or timezone.now()
     with transaction.atomic():
-        entrant = Entrant.objects.select_for_update().select_related("competition").get(pk=entrant.pk)
+        entrant = Entrant.objects.select_for_update(of=("self",)).select_related("competition").get(pk=entrant.pk)
         if entrant.withdrawn:
             raise EntrantError(f"{entrant} has withdrawn already")
         entrant.withdrawn_at = now
@@ -56,7 +56,7 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None) 
         competition = entrant.competition
         annul = competition.withdrawal_policy == Competition.WithdrawalPolicy.ANNUL
         fixtures = (
-            Fixture.objects.select_for_update()
+            Fixture.objects.select_for_update(of=("self",))
             .filter(Q(home=entrant) | Q(away=entrant), competition=competition)
             .select_related("round__stage")
             .order_by("round__stage__order", "round__number", "position")

@@ -72,7 +72,11 @@ def result_record(
     if min(home_discipline, away_discipline) < 0:
         raise ResultError("home_discipline" if home_discipline < 0 else "away_discipline", "cannot be negative")
     with transaction.atomic():
-        fixture = Fixture.objects.select_for_update().select_related("competition", "round__stage").get(pk=fixture.pk)
+        fixture = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("competition", "round__stage")
+            .get(pk=fixture.pk)
+        )
         if fixture.home_id is None or fixture.away_id is None:
             raise ResultError("fixture", "this fixture does not have both its entrants yet")
         if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
@@ -122,7 +126,7 @@ def match_adjudicate(*, match_id: int, now: datetime | None = None, enqueue_stan
             logger.error("match %s is finished without a result", match_id)
             return None
         fixture = (
-            Fixture.objects.select_for_update()
+            Fixture.objects.select_for_update(of=("self",))
             .select_related("competition", "round__stage", "home", "away")
             .get(pk=match.fixture_id)
         )
