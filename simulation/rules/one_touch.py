@@ -160,6 +160,17 @@ class OneTouchReferee(Referee):
         if facts.opponent_contacts:
             return self.direct_foul(ctx, state, facts)
 
+        # §7 the first touch of a kick-off: forward, and the ball stays in the centre circle
+        if before.phase == "kick_off":
+            forward = end_sign(attacked_end(side, before.home_attacks)) * (facts.ball_end[0] - facts.ball_start[0])
+            left = facts.result.ball_max_r > self.table.centre_circle_radius or facts.crossing is not None
+            if forward <= 0 or left or not facts.touches:
+                return self.kick_off_fault(ctx, state, side, "the first touch must move the ball "
+                                           "forward and keep it in the centre circle")
+            return self.open_play(ctx, state, side).with_memo(
+                second={"side": side, "piece": facts.piece, "kind": "kick_off"},
+                special={"side": side, "piece": facts.piece})
+
         crossing = facts.crossing
         if facts.goal_end is not None:
             return self.ball_in_goal(ctx, state, facts, is_shot, crossing.at if crossing else None)
@@ -176,16 +187,6 @@ class OneTouchReferee(Referee):
                 owner = "home" if defended_end("home", state.home_attacks) == end else "away"
                 return self.goal_kick(ctx, state, owner, self.section("goal_kick"), None)
 
-        # §7 kick-off touches
-        if before.phase == "kick_off":
-            forward = end_sign(attacked_end(side, before.home_attacks)) * (facts.ball_end[0] - facts.ball_start[0])
-            left = facts.result.ball_max_r > self.table.centre_circle_radius
-            if forward <= 0 or left or not facts.touches:
-                return self.kick_off_fault(ctx, state, side, "the first touch must move the ball "
-                                           "forward and keep it in the centre circle")
-            return self.open_play(ctx, state, side).with_memo(
-                second={"side": side, "piece": facts.piece, "kind": "kick_off"},
-                special={"side": side, "piece": facts.piece})
         if second and second.get("kind") == "kick_off":
             if facts.result.ball_max_r <= self.table.centre_circle_radius:
                 return self.kick_off_fault(ctx, state, side, "the second touch must take the ball "
@@ -369,29 +370,26 @@ class OneTouchReferee(Referee):
                     ctx.emit("technical_foul", side=side, at=ball, rule=rule, reason="triangle")
                     st = state.with_memo(special=None, second=None, rect=None)
                     return self.indirect(ctx, st, other_side(side), ball, rule)
-        in_rect = []
-        for side in SIDES:
-            near = [p for pid, p in sorted(state.pieces.get(side, {}).items())
-                    if pid != "gk" and math.dist(p, ball) <= 60.0 + 2 * t.button_radius]
-            if any(t.button_gap(a, b) <= 60.0 and t.ball_in_rectangle(ball, a, b) for a, b in combinations(near, 2)):
-                in_rect.append(side)
-        rect = dict(state.memo.get("rect") or {})
         mover = facts.side
-        for side in in_rect:
-            if rect.get("side") == side and mover == side and rect.get("status") in ("pending", "watch"):
-                ctx.emit("technical_foul", side=side, at=ball, rule=rule, reason="rectangle")
-                st = state.with_memo(special=None, second=None, rect=None)
-                return self.indirect(ctx, st, other_side(side), ball, rule)
-        if rect:
-            rs = rect["side"]
-            if rs in in_rect:
-                pass  # still there: pending (or watched) until that side's turn ends
-            elif mover == rs:
-                rect = {"side": rs, "status": "watch"} if rect["status"] == "pending" else {}
-        for side in in_rect:
-            if rect.get("side") != side:
-                rect = {"side": side, "status": "pending"}
-        return state.with_memo(rect=rect or None)
+        start_in = self.in_rectangle(facts.ball_start, facts.pieces_start.get(mover, {}))
+        end_in = self.in_rectangle(ball, state.pieces.get(mover, {}))
+        watch = state.memo.get("rect_watch")
+        if end_in and (start_in or watch == mover):
+            ctx.emit("technical_foul", side=mover, at=ball, rule=rule, reason="rectangle")
+            st = state.with_memo(special=None, second=None, rect_watch=None)
+            return self.indirect(ctx, st, other_side(mover), ball, rule)
+        if start_in and not end_in:
+            return state.with_memo(rect_watch=mover)
+        if watch == mover:
+            return state.with_memo(rect_watch=None)
+        return state
+
+    def in_rectangle(self, ball: Vec, pieces: Mapping[str, Vec]) -> bool:
+        """The ball wholly inside the rectangle of 2 of these buttons at most 6 cm apart (§9.5)."""
+        t = self.table
+        near = [p for pid, p in sorted(pieces.items())
+                if pid != "gk" and math.dist(p, ball) <= 60.0 + 2 * t.button_radius]
+        return any(t.button_gap(a, b) <= 60.0 and t.ball_in_rectangle(ball, a, b) for a, b in combinations(near, 2))
 
 
 def _start_of(facts: FlickFacts, side: str, pid: str) -> Vec | None:
