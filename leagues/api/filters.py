@@ -54,7 +54,8 @@ STATUS_CHOICES = [("draft", "Draft"), ("in_progress", "In progress"), ("finished
 class CompetitionFilter(EditableFilterMixin):
     editable_prefix = ""
     season = django_filters.CharFilter(field_name="season__slug")
-    format = django_filters.ChoiceFilter(choices=Competition.Format.choices)
+    # Not ``format``: DRF reads ``?format=`` as the renderer (json, api).
+    competition_format = django_filters.ChoiceFilter(field_name="format", choices=Competition.Format.choices)
     status = django_filters.ChoiceFilter(choices=STATUS_CHOICES, method="filter_status")
     organiser = django_filters.CharFilter(field_name="organisers__username", distinct=True)
     club = django_filters.CharFilter(field_name="entrants__club__slug", distinct=True)
@@ -62,7 +63,7 @@ class CompetitionFilter(EditableFilterMixin):
 
     class Meta:
         model = Competition
-        fields = ["season", "format", "status", "organiser", "club", "player", "editable"]
+        fields = ["season", "competition_format", "status", "organiser", "club", "player", "editable"]
 
     def filter_status(self, queryset, name, value):
         queryset = queryset.annotate(

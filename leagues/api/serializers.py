@@ -256,12 +256,12 @@ class EntrantSerializer(serializers.ModelSerializer):
         if player is not None and club is None and "club" not in attrs and self.instance is None:
             attrs["club"] = player.current_club
         others = competition.entrants.exclude(pk=getattr(self.instance, "pk", None))
+        if attrs.get("player") is not None and others.filter(player=attrs["player"]).exists():
+            raise serializers.ValidationError({"player": "this player is entered already"})
         if "name" in attrs and others.filter(name=attrs["name"]).exists():
             raise serializers.ValidationError({"name": "another entrant has this name"})
         if attrs.get("seed") is not None and others.filter(seed=attrs["seed"]).exists():
             raise serializers.ValidationError({"seed": "another entrant has this seed"})
-        if attrs.get("player") is not None and others.filter(player=attrs["player"]).exists():
-            raise serializers.ValidationError({"player": "this player is entered already"})
         return attrs
 
 

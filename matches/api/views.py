@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +37,7 @@ def _not_found() -> Response:
 class MatchDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(summary="A match: its state and next deadline", responses=OpenApiTypes.OBJECT, tags=["matches"])
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(match_id)
         if match is None:
@@ -46,6 +49,11 @@ class MatchDetail(APIView):
 class MatchActions(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
+    @extend_schema(
+        summary="A match's action log after row `after`", responses=OpenApiTypes.OBJECT, tags=["matches"],
+        parameters=[OpenApiParameter("after", int, description="Rows after this sequence number."),
+                    OpenApiParameter("limit", int, description="At most this many rows (500).")],
+    )
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(match_id)
         if match is None:
@@ -67,6 +75,10 @@ class MatchActions(APIView):
             ],
         })
 
+    @extend_schema(
+        summary="Submit an action {seq, action}", request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT}, tags=["matches"],
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+    )
     def post(self, request: Request, match_id: int) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         answer = online.submit_action(
@@ -82,6 +94,7 @@ class MatchActions(APIView):
 class MatchCheckIn(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(summary="Check in to a match", request=None, responses=OpenApiTypes.OBJECT, tags=["matches"])
     def post(self, request: Request, match_id: int) -> Response:
         try:
             match = online.check_in(match_id=match_id, user=request.user)
@@ -93,6 +106,8 @@ class MatchCheckIn(APIView):
 class PracticeCreate(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(summary="Start a practice match against the computer", request=OpenApiTypes.OBJECT,
+                   responses={201: OpenApiTypes.OBJECT}, tags=["matches"])
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         params = body.get("rule_params") or {}
