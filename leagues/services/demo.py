@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -75,11 +76,13 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
         Club.objects.get_or_create(name=n, defaults={"short_name": s, "slug": slugify(n), "city": c, "founded": f})[0]
         for n, s, c, f in CLUBS
     ]
+    player_password = make_password(DEMO_PLAYER_PASSWORD)  # hashed once for all the demo players
     players = []
     for i, (first, last, club_index) in enumerate(PLAYERS, start=1):
         username = slugify(f"{first}.{last}").replace("-", ".")
-        user = User.objects.filter(username=username).first() or User.objects.create_user(
-            username, f"{username}@botonera.example", DEMO_PLAYER_PASSWORD, first_name=first, last_name=last
+        user = User.objects.filter(username=username).first() or User.objects.create(
+            username=username, email=f"{username}@botonera.example", password=player_password,
+            first_name=first, last_name=last,
         )
         player, created = Player.objects.get_or_create(
             licence_number=f"DEMO-{i:04d}", defaults={"first_name": first, "last_name": last, "user": user}
