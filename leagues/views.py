@@ -229,7 +229,7 @@ def manage_index(request: HttpRequest) -> HttpResponse:
 def competition_create(request: HttpRequest) -> HttpResponse:
     if not can_create_competition(request.user):
         raise PermissionDenied("Creating a competition needs the organiser permission.")
-    form = CompetitionForm(request.POST or None, initial={"season": Season.objects.filter(is_current=True).first()})
+    form = CompetitionForm(request.POST if request.method == "POST" else None, initial={"season": Season.objects.filter(is_current=True).first()})
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             competition = form.save()
@@ -242,7 +242,7 @@ def competition_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
-    form = CompetitionForm(request.POST or None, instance=competition)
+    form = CompetitionForm(request.POST if request.method == "POST" else None, instance=competition)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, "The settings are saved.")
@@ -253,7 +253,7 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
-    form = EntrantForm(request.POST or None, competition=competition)
+    form = EntrantForm(request.POST if request.method == "POST" else None, competition=competition)
     has_fixtures = competition.fixtures.exists()
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -344,7 +344,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
             "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
         }
-    form = ResultForm(request.POST or None, initial=initial)
+    form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)

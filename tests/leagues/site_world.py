@@ -53,8 +53,9 @@ def build_world(*, entrants: int = 4, fmt: str = Competition.Format.LEAGUE) -> W
         player = PlayerFactory(first_name=f"Ana{i}", last_name=f"Silva{i}")
         ClubMembership.objects.create(player=player, club=clubs[i % 2], start_date="2020-01-01")
         players.append(player)
-    players[0].user = users["player"]
-    players[0].save()
+    if players:
+        players[0].user = users["player"]
+        players[0].save()
 
     competition = Competition.objects.create(
         name="Liga", slug="liga", season=season, format=fmt, lots_seed=7, first_date="2026-09-01",

@@ -153,7 +153,6 @@ def test_results_filter(played):
 
 
 def test_standings_rows_filter_and_the_standings_table(played):
-    world = played
     client = APIClient()
     rows = results(client.get("/api/standings/?competition=liga"))
     assert [r["position"] for r in rows] == [1, 2, 3, 4]
@@ -169,7 +168,6 @@ def test_standings_rows_filter_and_the_standings_table(played):
 
 def test_bracket_of_a_knockout(played):
     world = played
-    call = APIClient().post  # noqa: F841 - reads only
     from leagues.services.fixtures import fixtures_generate
 
     fixtures_generate(competition=world.other_competition)
