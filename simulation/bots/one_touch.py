@@ -25,7 +25,7 @@ TRANSFER = 1.65  # ball speed / button speed in a full-face strike (masses 10 g 
 class OneTouchBot:
     name = "one_touch"
 
-    def __init__(self, shoot_range_mm: float = 560.0):
+    def __init__(self, shoot_range_mm: float = 720.0):
         self.shoot_range = shoot_range_mm
 
     # ------------------------------------------------------------------ entry points
@@ -45,7 +45,7 @@ class OneTouchBot:
         shooting = bool(shot.get("armed")) or pen.get("stage") == "kick"
         if not shooting and referee.shot_refusal(state, side) is None:
             goal = goal_centre(referee, state, side)
-            if abs(goal[0] - state.ball[0]) < self.shoot_range and abs(state.ball[1]) < 330 \
+            if abs(goal[0] - state.ball[0]) < self.shoot_range and abs(state.ball[1]) < 400 \
                     and self.best_strike(referee, state, side, rng, shots_only=True) is not None:
                 return DeclareShot(side=side)
         if state.phase == "kick_off":

@@ -1,0 +1,158 @@
+"""The one-touch referee: scenario files (one per rule situation), random legal play, a golden
+bot-against-bot replay and the computer player's figures (issue 5)."""
+from __future__ import annotations
+
+import itertools
+import json
+import pathlib
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulation.actions import Flick, Tick, parse_action
+from simulation.bots import OneTouchBot, PassiveBot, play_match, replay
+from simulation.rules import RuleViolation, make_referee
+from simulation.state import MatchState
+
+HERE = pathlib.Path(__file__).parent
+SCENARIOS = sorted((HERE / "scenarios" / "one_touch").glob("*.json"))
+SHARED = pathlib.Path("/work/shared/scenarios/one_touch")
+if SHARED.is_dir():
+    SCENARIOS += sorted(SHARED.glob("*.json"))
+GOLDEN_SEED = 7
+GOLDEN_HASH = "6b11478d2a4fcc06faedaea3c848b62f6b92eb9a71ef87b37776ef51d53b066c"
+
+
+def run(doc: dict) -> dict:
+    """What ``python -m simulation scenario`` does with a scenario document."""
+    referee = make_referee(doc["rules"], doc.get("params"))
+    state = MatchState.from_json(doc["state"])
+    events, rejected = [], None
+    start = state.clock_s
+    for i, raw in enumerate(doc["actions"]):
+        action = parse_action(raw, f"actions[{i}]", t_offset=start)
+        try:
+            outcome = referee.apply(state, action)
+        except RuleViolation as exc:
+            rejected = {"index": i, "reason": str(exc)}
+            break
+        state = outcome.state
+        events += [e.to_json() for e in outcome.events]
+    return {"state": json.loads(json.dumps(state.to_json())), "events": events, "rejected": rejected}
+
+
+def matches(partial, value) -> bool:
+    for key, want in partial.items():
+        if key.endswith("_in"):
+            if value.get(key[:-3]) not in want:
+                return False
+        elif isinstance(want, dict):
+            got = value.get(key)
+            if not isinstance(got, dict) or not matches(want, got):
+                return False
+        elif value.get(key) != want:
+            return False
+    return True
+
+
+def test_at_least_forty_scenarios():
+    assert len(list((HERE / "scenarios" / "one_touch").glob("*.json"))) >= 40
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_one_touch_scenario(path):
+    doc = json.loads(path.read_text())
+    out = run(doc)
+    exp = doc["expect"]
+    for p in exp.get("events_include", []):
+        assert any(matches(p, e) for e in out["events"]), (p, out["events"], out["rejected"])
+    for p in exp.get("events_exclude", []):
+        assert not any(matches(p, e) for e in out["events"]), (p, out["events"])
+    if "state" in exp:
+        assert matches(exp["state"], out["state"]), {k: out["state"].get(k) for k in exp["state"]}
+    if "rejected" in exp:
+        assert bool(out["rejected"]) == exp["rejected"], out["rejected"]
+    assert run(doc) == out  # deterministic
+
+
+def test_every_event_names_its_rule_in_a_bot_match():
+    referee = make_referee("one_touch", {"frames": False, "half_minutes": 3})
+    state, log = play_match(referee, OneTouchBot(), OneTouchBot(), seed=3)
+    s = referee.initial_state()
+    for action in log:
+        outcome = referee.apply(s, action)
+        for e in outcome.events:
+            assert e.rule and e.rule.startswith("rulebook"), e
+        s = outcome.state
+    assert s.phase == "full_time"
+
+
+# ---------------------------------------------------------------- random legal play
+def _overlaps(referee, state):
+    items = [(s, pid, p) for s in ("home", "away") for pid, p in state.pieces[s].items()]
+    for (s1, a, p), (s2, b, q) in itertools.combinations(items, 2):
+        if not referee._clear(p, a, q, b, -1.0):
+            return (s1, a, s2, b)
+    return None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(5, 40))
+def test_random_legal_play_keeps_the_invariants(seed, steps):
+    referee = make_referee("one_touch", {"frames": False, "half_minutes": 2})
+    rng = random.Random(seed)
+    state = referee.initial_state()
+    bots = [OneTouchBot(), PassiveBot()]
+    for _ in range(steps):
+        if state.phase == "full_time":
+            break
+        t = state.clock_s + rng.choice([0.5, 3, 10, 31])
+        side = state.to_move
+        pieces = [p for p in state.pieces[side] if p != "gk"]
+        if rng.random() < 0.5 and pieces:
+            action = Flick(side=side, piece=rng.choice(pieces), angle_deg=rng.uniform(-180, 180),
+                           speed_mm_s=rng.uniform(1, 2500), t=t)
+        elif rng.random() < 0.1:
+            action = Tick(t=t)
+        else:
+            action = rng.choice(bots).choose(referee, state, rng).at_time(t)
+        try:
+            outcome = referee.apply(state, action)
+        except RuleViolation:
+            continue
+        new = outcome.state
+        assert new.to_move in ("home", "away")
+        assert _overlaps(referee, new) is None
+        for s in ("home", "away"):
+            for pid, p in new.pieces[s].items():
+                assert referee.table.on_surface(p, referee.table.radius_of(pid) * 0.5), (s, pid, p)
+        goals = [e for e in outcome.events if e.type == "goal" and not e.extra.get("shootout")]
+        if dict(new.score) != dict(state.score):
+            assert goals
+        state = new
+
+
+# ---------------------------------------------------------------- golden replay and figures
+@pytest.mark.slow
+def test_golden_bot_match_replays_to_its_hash():
+    referee = make_referee("one_touch", {"frames": False})
+    final, log = play_match(referee, OneTouchBot(), OneTouchBot(), seconds_per_action=5, seed=GOLDEN_SEED)
+    assert final.phase == "full_time"
+    assert final.state_hash() == GOLDEN_HASH
+    assert replay(referee, log).state_hash() == GOLDEN_HASH
+    flicks = [a for a in log if a.type == "flick"]
+    assert len(flicks) >= 200
+    for side in ("home", "away"):
+        assert any(a.type == "declare_shot" and a.side == side for a in log)
+
+
+@pytest.mark.slow
+def test_bot_beats_passive_player_in_eight_of_ten():
+    referee = make_referee("one_touch", {"frames": False})
+    wins = 0
+    for seed in range(10):
+        final, _ = play_match(referee, OneTouchBot(), PassiveBot(), seconds_per_action=5, seed=seed)
+        wins += final.score["home"] > final.score["away"]
+    assert wins >= 8
