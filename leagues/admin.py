@@ -1,5 +1,15 @@
-"""A basic admin for the registry and the competitions (the site issue polishes it)."""
-from django.contrib import admin
+"""The admin for the registry and the competitions, set up for organisers' work.
+
+Organisers (staff users with the model permissions, e.g. an "Organisers" group) see and change
+only the competitions they organise, with their entrants and fixtures; federation
+administrators (``leagues.permissions``) see all. Writes that have rules go through the
+services: the actions generate the fixtures, recompute the standings and withdraw entrants;
+a fixture's status and the lots are read-only here.
+"""
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils.html import format_html
 
 from leagues.models import (
     Club,
@@ -14,6 +24,10 @@ from leagues.models import (
     Stage,
     Standing,
 )
+from leagues.permissions import can_manage_competition, is_federation_admin, managed_q
+from leagues.services.entrants import EntrantError, entrant_withdraw
+from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.standings import standings_recompute
 
 
 class ClubMembershipInline(admin.TabularInline):
@@ -63,14 +77,62 @@ class StageInline(admin.TabularInline):
     extra = 0
 
 
+class FixtureInline(admin.TabularInline):
+    """The fixtures, read-only: results are recorded on the site's organiser pages or the API."""
+
+    model = Fixture
+    extra = 0
+    can_delete = False
+    fields = ["round", "group", "position", "home", "away", "date", "status", "result_link"]
+    readonly_fields = fields
+    ordering = ["round__stage__order", "round__number", "group__name", "position"]
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Result")
+    def result_link(self, fixture):
+        if fixture.home_id and fixture.away_id and fixture.status in Fixture.OPEN | {"played", "walkover"}:
+            return format_html('<a href="{}">Record / correct</a>', reverse("site:record-result", args=[fixture.pk]))
+        return ""
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("round", "group", "home", "away")
+
+
+class ManagedByOrganiserMixin:
+    """Organisers see and change only what belongs to the competitions they organise."""
+
+    competition_path = "competition__"
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs.filter(managed_q(request.user, self.competition_path)).distinct()
+
+    def _competition(self, obj):
+        return obj if isinstance(obj, Competition) else obj.competition
+
+    def has_change_permission(self, request, obj=None):
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or can_manage_competition(request.user, self._competition(obj)))
+
+    def has_delete_permission(self, request, obj=None):
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and (obj is None or can_manage_competition(request.user, self._competition(obj)))
+
+
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "season", "format", "tiebreak_preset", "rule_set"]
-    list_filter = ["season", "format", "rule_set", "tiebreak_preset"]
-    search_fields = ["name", "slug"]
+class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
+    competition_path = ""
+    list_display = ["name", "slug", "season", "format", "entrants", "progress", "rule_set", "public_page"]
+    list_filter = ["season", "format", "rule_set", "tiebreak_preset", "withdrawal_policy"]
+    search_fields = ["name", "slug", "organisers__username"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
-    inlines = [EntrantInline, StageInline]
+    inlines = [EntrantInline, StageInline, FixtureInline]
+    readonly_fields = ["lots_seed", "lots_drawn"]
+    actions = ["generate_fixtures", "recompute_standings"]
     fieldsets = [
         (None, {"fields": ["season", "name", "slug", "format", "organisers"]}),
         ("Format", {"fields": ["double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
@@ -82,13 +144,83 @@ class CompetitionAdmin(admin.ModelAdmin):
         ("Results", {"fields": ["walkover_goals_for", "walkover_goals_against", "withdrawal_policy"]}),
     ]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            entrant_count=Count("entrants", distinct=True),
+            fixture_count=Count("fixtures", distinct=True),
+            done_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.DONE), distinct=True),
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if not is_federation_admin(request.user):
+            fields.append("organisers")  # only a federation administrator chooses organisers
+        if obj is not None and obj.fixtures.exists():
+            fields += ["format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group"]
+        return fields
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change and not form.instance.organisers.exists():
+            form.instance.organisers.add(request.user)  # the creator organises it
+
+    @admin.display(description="Entrants", ordering="entrant_count")
+    def entrants(self, competition):
+        return competition.entrant_count
+
+    @admin.display(description="Played")
+    def progress(self, competition):
+        return f"{competition.done_count} / {competition.fixture_count}" if competition.fixture_count else "not drawn"
+
+    @admin.display(description="Page")
+    def public_page(self, competition):
+        return format_html('<a href="{}">view</a>', reverse("site:competition", args=[competition.slug]))
+
+    @admin.action(description="Generate the fixtures of the selected competitions")
+    def generate_fixtures(self, request, queryset):
+        for competition in queryset:
+            if not can_manage_competition(request.user, competition):
+                self.message_user(request, f"{competition}: you do not organise it.", messages.ERROR)
+                continue
+            try:
+                fixtures = fixtures_generate(competition=competition)
+            except ScheduleError as exc:
+                self.message_user(request, f"{competition}: {exc}.", messages.ERROR)
+            else:
+                self.message_user(request, f"{competition}: {len(fixtures)} fixtures made.", messages.SUCCESS)
+
+    @admin.action(description="Recompute the standings of the selected competitions")
+    def recompute_standings(self, request, queryset):
+        for competition in queryset:
+            if can_manage_competition(request.user, competition):
+                standings_recompute(competition_id=competition.pk)
+        self.message_user(request, "Standings recomputed.", messages.SUCCESS)
+
 
 @admin.register(Entrant)
-class EntrantAdmin(admin.ModelAdmin):
+class EntrantAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
     list_display = ["name", "competition", "seed", "player", "club", "withdrawn_at"]
-    list_filter = ["competition"]
-    search_fields = ["name"]
+    list_filter = ["competition", "competition__season", ("withdrawn_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "player__first_name", "player__last_name", "club__name", "competition__name"]
     autocomplete_fields = ["player", "club"]
+    readonly_fields = ["withdrawn_at"]
+    list_select_related = ["competition", "player", "club"]
+    actions = ["withdraw"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "competition":
+            kwargs["queryset"] = Competition.objects.filter(managed_q(request.user)).distinct()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    @admin.action(description="Withdraw the selected entrants (the competition's withdrawal policy applies)")
+    def withdraw(self, request, queryset):
+        for entrant in queryset:
+            try:
+                entrant_withdraw(entrant=entrant, by=request.user)
+            except EntrantError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+            else:
+                self.message_user(request, f"{entrant} withdrawn.", messages.SUCCESS)
 
 
 @admin.register(Stage)
@@ -110,10 +242,12 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
     list_display = ["__str__", "competition", "round", "group", "date", "status", "label"]
-    list_filter = ["status", "competition"]
-    search_fields = ["home__name", "away__name"]
+    list_filter = ["status", "competition", "round__stage__kind"]
+    search_fields = ["home__name", "away__name", "competition__name", "label"]
+    date_hierarchy = "date"
+    list_select_related = ["competition", "round", "group", "home", "away"]
     raw_id_fields = ["home", "away", "winner_to", "loser_to", "round", "group"]
     readonly_fields = ["status", "status_changed_at", "status_changed_by"]
 
@@ -122,6 +256,11 @@ class FixtureAdmin(admin.ModelAdmin):
 class StandingAdmin(admin.ModelAdmin):
     list_display = ["competition", "group", "position", "entrant", "played", "points", "goal_difference", "tiebreak"]
     list_filter = ["competition"]
+    search_fields = ["entrant__name", "competition__name"]
+    list_select_related = ["competition", "group", "entrant"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # rows are computed from the results, never edited
 
     def has_add_permission(self, request):
         return False  # rows are computed from the results, never entered

@@ -201,3 +201,44 @@ def test_organiser_page_permission_matrix(page, actor):
         assert response.status_code == success, response.content.decode()[:2000]
     else:
         assert response.status_code == 403
+
+
+# --- The admin ------------------------------------------------------------------------------------
+
+
+def _staff_organiser(world):
+    from django.contrib.auth.models import Permission
+
+    user = world.users["organiser"]
+    user.is_staff = True
+    user.save()
+    user.user_permissions.add(*Permission.objects.filter(content_type__app_label="leagues"))
+    return user
+
+
+def test_admin_shows_an_organiser_only_their_competitions_and_runs_the_actions():
+    world = build_world()
+    client = Client()
+    client.force_login(_staff_organiser(world))
+    listing = client.get("/admin/leagues/competition/").content.decode()
+    assert f"/admin/leagues/competition/{world.competition.pk}/change/" in listing
+    assert f"/admin/leagues/competition/{world.other_competition.pk}/change/" not in listing
+    assert client.get(f"/admin/leagues/competition/{world.other_competition.pk}/change/").status_code == 302
+    assert client.get(f"/admin/leagues/competition/{world.competition.pk}/change/").status_code == 200
+    response = client.post("/admin/leagues/competition/", {
+        "action": "generate_fixtures", "_selected_action": [world.competition.pk]}, follow=True)
+    assert response.status_code == 200 and world.competition.fixtures.count() == 6
+    response = client.post("/admin/leagues/competition/", {
+        "action": "recompute_standings", "_selected_action": [world.competition.pk]}, follow=True)
+    assert world.competition.standings.count() == 4
+    entrant = world.entrants()[-1]
+    client.post("/admin/leagues/entrant/", {"action": "withdraw", "_selected_action": [entrant.pk]}, follow=True)
+    entrant.refresh_from_db()
+    assert entrant.withdrawn
+    from leagues.services.fixtures import fixtures_generate
+
+    theirs = fixtures_generate(competition=world.other_competition)[0]
+    fixtures = client.get("/admin/leagues/fixture/").content.decode()
+    assert f"/admin/leagues/fixture/{theirs.pk}/change/" not in fixtures
+    assert f"/admin/leagues/fixture/{world.competition.fixtures.first().pk}/change/" in fixtures
+    assert client.get("/admin/leagues/entrant/?q=T1").content.decode().count("/change/") == 0
