@@ -89,7 +89,7 @@ def online_adjudicate(*, match_id: int, now: datetime | None = None) -> Result |
     with transaction.atomic():
         fixture_id = Match.objects.filter(pk=match_id).values_list("fixture_id", flat=True).first()
         if fixture_id is not None:  # lock order of result_record: fixture, then match
-            Fixture.objects.select_for_update().filter(pk=fixture_id).first()
+            list(Fixture.objects.select_for_update().filter(pk=fixture_id).order_by().values_list("pk"))
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.kind not in ONLINE_KINDS:
             return None

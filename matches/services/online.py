@@ -222,7 +222,7 @@ def match_create_online(
     is not open or lacks an entrant, or its match has already begun."""
     now = now or timezone.now()
     with transaction.atomic():
-        fixture = (Fixture.objects.select_for_update()
+        fixture = (Fixture.objects.select_for_update(of=("self",))
                    .select_related("competition", "round__stage", "home__player__user", "away__player__user")
                    .get(pk=fixture.pk))
         if fixture.home_id is None or fixture.away_id is None:
