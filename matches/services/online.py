@@ -509,15 +509,21 @@ def play_computer(match: Match, state: MatchState, now: datetime, *, save: bool 
     return rows
 
 
-def computer_step(*, match_id: int, now: datetime | None = None) -> Match:
-    """One move of the computer in a match it plays (both sides for ``play_fixtures --bots``),
-    after applying the deadlines passed by ``now``."""
+def computer_step(*, match_id: int, now: datetime | None = None, steps: int = 1,
+                  step: timedelta = timedelta(seconds=5)) -> Match:
+    """Moves of the computer in a match it plays (both sides for ``play_fixtures --bots``):
+    ``steps`` of them, ``step`` of wall time apart from ``now``, in one transaction (bot
+    against bot needs no other reader's turn between them), each after applying the
+    deadlines passed by then. Stops at the end of the match."""
     from matches.services.deadlines import apply_deadlines
 
     now = now or timezone.now()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        apply_deadlines(match, now)
-        if match.status == Match.Status.LIVE:
-            play_computer(match, current_state(match), now, limit=1)
+        for i in range(steps):
+            at = now + step * i
+            apply_deadlines(match, at)
+            if match.status != Match.Status.LIVE:
+                break
+            play_computer(match, current_state(match), at, limit=1)
     return match

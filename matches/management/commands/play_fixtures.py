@@ -21,6 +21,9 @@ from matches.services import online
 from matches.services.adjudication import online_adjudicate
 
 
+BATCH = 25  # computer moves per transaction
+
+
 def playable(competition: Competition):
     return (competition.fixtures.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
             .exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.WALKOVER,
@@ -39,9 +42,9 @@ def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=N
                    + 2 * float(params.get("extra_time_minutes", 5))) * 60
         max_steps = int(total_s / seconds_per_action) * 4 + 2000
     step = timedelta(seconds=seconds_per_action)
-    for _ in range(max_steps):
-        now += step
-        match = online.computer_step(match_id=match.pk, now=now)
+    for _ in range(0, max_steps, BATCH):
+        match = online.computer_step(match_id=match.pk, now=now + step, steps=BATCH, step=step)
+        now += step * BATCH
         if match.status != Match.Status.LIVE:
             break
     else:
