@@ -46,10 +46,8 @@ def _league(slug: str, *, half_minutes: int = 25):
 def _cleanup(slug: str) -> None:
     from django.contrib.auth import get_user_model
 
-    from leagues.models import Competition, Player
+    from leagues.models import Competition, Fixture, Player
     from matches.models import Match
-
-    from leagues.models import Fixture
 
     Match.objects.filter(fixture__competition__slug=slug).delete()
     Fixture.objects.filter(competition__slug=slug).delete()
@@ -154,10 +152,8 @@ def whole_match(seconds_per_action: float) -> dict:
         # play without adjudicating, then time the adjudication on its own
         from django.utils import timezone
 
-        from matches.services import online
-
         from matches import tasks
-        from matches.services import computer
+        from matches.services import computer, online
 
         bot_time = [0.0]
         original_candidates = computer.candidate_actions

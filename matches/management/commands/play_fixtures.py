@@ -20,7 +20,6 @@ from matches.models import Match
 from matches.services import online
 from matches.services.adjudication import online_adjudicate
 
-
 BATCH = 25  # computer moves per transaction
 
 
