@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/matches/", include("matches.api.urls")),
     path("api/", include("leagues.api.urls")),
+    path("", include("matches.urls")),
     path("", include("leagues.urls")),
 ]

@@ -35,6 +35,7 @@ from leagues.services.entrants import EntrantError, entrant_add, entrant_withdra
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.standings import standings_recompute
 from matches.official import ResultError
+from matches.selectors import live_matches
 from matches.services.results import result_record
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
@@ -150,6 +151,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": entrants,
         "multi_stage": len({r["round"].stage_id for r in rounds}) > 1,
         "can_manage": can_manage_competition(request.user, competition),
+        "live_matches": list(live_matches(competition=competition)[:20]),
     })
 
 

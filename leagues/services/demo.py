@@ -136,6 +136,9 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
+    from matches.services.demo import demo_online
+
+    demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk)
     return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug])

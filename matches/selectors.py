@@ -1,0 +1,165 @@
+"""Reads for the board, the fixture page and the live lists (issue 8).
+
+- ``log_rows(match, after=N)``: the action log after row ``N`` as the board reads it (the same
+  shape as ``GET /api/matches/{id}/actions/``);
+- ``board_feed(match, after=N, user=...)``: what one poll of the board gets: the match (state,
+  clock anchor, deadline, server time) and the rows it has not seen;
+- ``replay_log(match)``: the whole log with the state after every row, from a fold of the
+  referee over the log (``simulation``), cached by the match's last hash;
+- ``live_matches(competition=...)``: the live online matches, for the fixture, competition and
+  play pages;
+- ``club_colours(club)``: a club's two colours for its buttons (clubs have no colours on record:
+  a stable pick from a palette by the club's slug).
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from matches.models import Match, MatchAction
+from matches.services import online
+from matches.services.referee import referee_for
+from simulation.actions import parse_action
+from simulation.state import MatchState
+
+MAX_ROWS = 500
+OVER_STATUSES = (Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.ABANDONED)
+
+# (fill, rim) pairs; home and away never get the same one.
+PALETTE = [
+    ("#d7263d", "#fbe9eb"), ("#1b5fbf", "#e6eefb"), ("#f2b705", "#3a2d00"), ("#1e8a4c", "#e7f6ed"),
+    ("#6a3fb5", "#efe9fa"), ("#f26b1d", "#fff1e8"), ("#111111", "#f5f5f5"), ("#f5f5f5", "#222222"),
+    ("#0097a7", "#e0f7fa"), ("#8d1b3d", "#fbe9ef"),
+]
+DEFAULT_COLOURS = {"home": PALETTE[0], "away": PALETTE[1]}
+
+
+def row_json(row: MatchAction, *, frames: bool = True) -> dict[str, Any]:
+    return {"seq": row.seq, "side": row.side or None, "action": row.action, "at": row.created_at.isoformat(),
+            "state_hash": row.state_hash, "events": row.events, "frames": row.frames if frames else []}
+
+
+def log_rows(match: Match, *, after: int = 0, limit: int = MAX_ROWS, frames: bool = True) -> list[dict[str, Any]]:
+    """The log rows after ``after`` (at most ``limit``, 500), each flick's frames included
+    unless ``frames`` is false (the board's history of calls needs none)."""
+    rows = MatchAction.objects.filter(match=match, seq__gt=after).order_by("seq")
+    if not frames:
+        rows = rows.defer("frames")
+    return [row_json(r, frames=frames) for r in rows[: max(0, min(limit, MAX_ROWS))]]
+
+
+def match_header(match: Match, *, user=None, now: datetime | None = None) -> dict[str, Any]:
+    """``online.match_public`` plus what the board needs to run its clocks: the clock anchor,
+    the period's length (s) and the server's time."""
+    now = now or timezone.now()
+    data = online.match_public(match, user=user)
+    params = online.params_of(match)
+    period = (match.state or {}).get("period", "first_half")
+    data.update({
+        "server_now": now.isoformat(),
+        "clock_anchor_s": match.clock_anchor_s,
+        "clock_anchor_at": match.clock_anchor_at.isoformat() if match.clock_anchor_at else None,
+        "clock_running": match.status == Match.Status.LIVE and (match.state or {}).get("phase") not in (
+            "half_time", "full_time"),
+        "period_end_s": online.period_end_s(period, params),
+        "finished": match.status in OVER_STATUSES or match.status == Match.Status.WALKOVER,
+    })
+    result = getattr(match, "result", None) if match.status == Match.Status.ADJUDICATED else None
+    if result is not None and result.home_goals is not None:
+        data["official"] = {"home": result.home_goals, "away": result.away_goals, "text": str(result)}
+    return data
+
+
+def board_feed(match: Match, *, after: int, user=None, now: datetime | None = None,
+               frames: bool = True) -> dict[str, Any]:
+    """The match and the log rows after ``after`` (a reconnecting board catches up from here)."""
+    rows = log_rows(match, after=after, frames=frames) if match.seq > after else []
+    return {"match": match_header(match, user=user, now=now), "actions": rows}
+
+
+def replay_log(match: Match) -> dict[str, Any]:
+    """The whole log with the state after each row: ``{"initial_state", "actions": [row + state]}``.
+
+    The states come from folding the match's referee over its log (what adjudication does);
+    the result is cached under the match's id, length and last hash, so a replay is computed
+    once. An empty log (a walkover) gives no actions."""
+    key = f"board:replay:{match.pk}:{match.seq}:{match.state_hash}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    rows = [row_json(r) for r in MatchAction.objects.filter(match=match).order_by("seq")]
+    states: list[Any] = []
+    if match.initial_state is not None:
+        referee = referee_for(match.rule_set, online.params_of(match))
+        state = MatchState.from_json(match.initial_state)
+        for row in rows:
+            state = referee.apply(state, parse_action(row["action"], f"log[{row['seq']}]")).state
+            states.append(state.to_json())
+    for row, state in zip(rows, states, strict=False):
+        row["state"] = state
+    data = {"initial_state": match.initial_state, "actions": rows}
+    cache.set(key, data, 24 * 3600)
+    return data
+
+
+def live_matches(*, competition=None, fixture=None, user=None) -> QuerySet[Match]:
+    """Live online matches (newest first), optionally of one competition or fixture, or played by
+    ``user``."""
+    qs = (Match.objects.filter(status=Match.Status.LIVE)
+          .select_related("fixture__competition", "fixture__home__club", "fixture__away__club",
+                          "fixture__home__player", "fixture__away__player", "home_user", "away_user")
+          .order_by("-kicked_off_at", "-pk"))
+    if competition is not None:
+        qs = qs.filter(fixture__competition=competition)
+    if fixture is not None:
+        qs = qs.filter(fixture=fixture)
+    if user is not None:
+        qs = qs.filter(Q(home_user=user) | Q(away_user=user))
+    return qs
+
+
+def recent_matches_of(user, *, limit: int = 10) -> list[Match]:
+    """``user``'s online and practice matches, newest first."""
+    return list(Match.objects.filter(Q(home_user=user) | Q(away_user=user))
+                .exclude(kind=Match.Kind.TABLE)
+                .select_related("fixture__competition", "fixture__home", "fixture__away", "result")
+                .order_by("-created_at")[:limit])
+
+
+def club_colours(club) -> tuple[str, str]:
+    if club is None:
+        return PALETTE[0]
+    digest = hashlib.sha256(club.slug.encode()).digest()
+    return PALETTE[digest[0] % len(PALETTE)]
+
+
+def side_names(match: Match) -> dict[str, dict[str, Any]]:
+    """For each side: its name, club, user and colours (``fill``, ``rim``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for side in online.SIDES:
+        entrant = getattr(match.fixture, side, None) if match.fixture_id else None
+        user = getattr(match, f"{side}_user")
+        if entrant is not None:
+            name = str(entrant.player) if entrant.player_id else entrant.name
+            club = entrant.club
+        elif user is not None:
+            name, club = (user.get_full_name() or user.get_username()), None
+        else:
+            name, club = "", None
+        short = (entrant.player.last_name if entrant is not None and entrant.player_id
+                 else (user.last_name or user.get_username()) if user is not None else name) or side.title()
+        if side in match.computer_sides:
+            name = f"{name} (computer)" if name else "Computer"
+            short = short if entrant is not None else "Computer"
+        colours = club_colours(club) if club is not None else DEFAULT_COLOURS[side]
+        out[side] = {"name": name or side.title(), "short": short, "club": club.name if club else "",
+                     "fill": colours[0], "rim": colours[1]}
+    if out["home"]["fill"] == out["away"]["fill"]:
+        index = next(i for i, c in enumerate(PALETTE) if c[0] != out["home"]["fill"] and c[0] != "#f5f5f5")
+        out["away"]["fill"], out["away"]["rim"] = PALETTE[index]
+    return out
