@@ -713,6 +713,8 @@
   function startReplay() {
     if (replay) return;
     replay = {rows: [], states: [], pos: 0, playing: false, feedFollow: true, loading: true};
+    if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
+    $("conn").textContent = "";
     hud();
     fetch(cfg.replayUrl, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (data) {
       var rows = data.actions || [];
