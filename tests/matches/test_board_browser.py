@@ -155,8 +155,8 @@ def test_two_players_and_a_spectator_on_the_board_then_a_replay(browser, live_se
     away.goto(f"{base}/fixtures/{fixture.pk}/")
     assert "✓ Checked in" in away.inner_text("#checkin-home")
     away.click("#check-in")
-    away.wait_for_url(f"**/matches/*/")
-    home.wait_for_url(f"**/matches/*/", timeout=10000)  # the fixture's page moves on at kick-off
+    away.wait_for_url("**/matches/*/")
+    home.wait_for_url("**/matches/*/", timeout=10000)  # the fixture's page moves on at kick-off
     match = Match.objects.get(fixture=fixture)
     assert match.status == Match.Status.LIVE
 
