@@ -500,6 +500,9 @@ def play_computer(match: Match, state: MatchState, now: datetime, *, save: bool 
                 state, row = apply_to_match(match, state, action, side=state.to_move, by=None, now=now)
             except (MalformedInput, RuleViolation):
                 continue
+            except Exception:  # a bug in the referee: logged; the computer tries its next choice
+                logger.exception("match %s: the referee failed on the computer's %s", match.pk, data)
+                continue
             rows.append(row)
             break
         else:
@@ -507,6 +510,15 @@ def play_computer(match: Match, state: MatchState, now: datetime, *, save: bool 
     if save and rows:
         _save_applied(match, rows)
     return rows
+
+
+def computer_take_over(*, match_id: int, sides: list[str]) -> Match:
+    """The computer plays ``sides`` of ``match`` from now on (an organiser's automation)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        match.computer_sides = sorted(set(match.computer_sides) | set(sides))
+        match.save(update_fields=["computer_sides"])
+    return match
 
 
 def computer_step(*, match_id: int, now: datetime | None = None, steps: int = 1,

@@ -1,6 +1,7 @@
 """``python manage.py play_fixtures COMPETITION --bots``: plays every open fixture of a
 competition computer against computer, online, through the same services as two players
-(create, check-in, one action per step under the match lock, deadlines, adjudication).
+(create, check-in, one action per step under the match lock, deadlines, adjudication). A
+fixture whose match is already live online is taken over by the computer for both sides.
 
 The match clock is driven by a virtual wall clock that advances ``--seconds-per-action``
 (default 5) per step from now, so a 2 x 25 min match takes 600 steps, not 50 minutes. A
@@ -34,7 +35,12 @@ def playable(competition: Competition):
 def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=None, max_steps: int | None = None) -> Match:
     """Plays ``fixture`` computer against computer and adjudicates it; returns the match."""
     now = start or timezone.now()
-    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"], scheduled_at=now, now=now)
+    match = Match.objects.filter(fixture=fixture, status=Match.Status.LIVE).first()
+    if match is not None:  # begun online already: the computer takes both sides over
+        match = online.computer_take_over(match_id=match.pk, sides=["home", "away"])
+        now = max(now, match.clock_anchor_at or now)
+    else:
+        match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"], scheduled_at=now, now=now)
     params = online.params_of(match)
     if max_steps is None:
         total_s = (float(params.get("half_minutes", 25)) * int(params.get("halves", 2))
