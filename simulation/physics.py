@@ -157,6 +157,7 @@ class FlickResult:
 # ---------------------------------------------------------------------------------------------
 
 _INF = math.inf
+_FIXED_HIT = object()  # _horizon's target when the next touch is with a fixed thing
 
 # collision types
 _BUTTON, _BALL, _KEEPER, _POST, _NET, _RIM, _FIELD = 1, 2, 3, 4, 5, 6, 7
@@ -184,6 +185,8 @@ class Stepping:
     cap_s: float = 15.0
     iterations: int = 10
     half_kick: bool = True
+    squeeze_mm: float = 0.0
+    min_step: float = 1e-4
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -274,7 +277,7 @@ def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: flo
 
 class _Body:
     __slots__ = ("key", "body", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
-                 "out_line", "dynamic")
+                 "out_line", "dynamic", "moving", "ext", "slide")
 
     def __init__(self, key, body, shape, hx, hy, r, decel):
         self.key = key
@@ -287,6 +290,9 @@ class _Body:
         self.x, self.y = body.position
         self.vx = self.vy = 0.0
         self.out_line = None
+        self.moving = False
+        self.ext = math.hypot(hx, hy) + r  # the radius of a disc around it
+        self.slide = None  # its sliding-friction joint
 
 
 class FlickSimulation:
@@ -308,6 +314,8 @@ class FlickSimulation:
         self._pending: list = []
         self._watch: list = []
         self._event = False
+        self._ball_last = None
+        self._target = None
         self._build(ball, pieces)
 
     # -- construction (fixed order) -------------------------------------------------------
@@ -337,6 +345,7 @@ class FlickSimulation:
             spin.max_force = (2 / 3) * mu * mass * g * radius
             space.add(body, shape, slide, spin)
             rec = _Body(key, body, shape, 0.0, 0.0, radius, mu * g)
+            rec.slide = slide
             self.bodies.append(rec)
             self.by_shape[shape] = rec
 
@@ -364,6 +373,7 @@ class FlickSimulation:
             slide.max_force = t.keeper_friction * mass * g
             space.add(body, shape, slide)
             rec = _Body(piece_key(side, "gk"), body, shape, hx, hy, 0.0, t.keeper_friction * g)
+            rec.slide = slide
             self.bodies.append(rec)
             self.by_shape[shape] = rec
 
@@ -372,7 +382,8 @@ class FlickSimulation:
             shape.friction = cf
             shape.collision_type = ctype
             space.add(shape)
-            self.fixed.append(box + (_FIXED_NAMES[ctype],))
+            cx, cy, hx, hy, r = box
+            self.fixed.append(box + (math.hypot(hx, hy) + r,))
 
         pr = t.post_diameter / 2
         for end in ENDS:
@@ -435,6 +446,18 @@ class FlickSimulation:
         if ra is None:  # keep the moving body first
             ra, rb, va, vb = rb, None, vb, (0.0, 0.0)
         b_key = rb.key if rb is not None else _FIXED_NAMES[(sb if self.by_shape.get(sa) else sa).collision_type]
+        ball = self.ball
+        if rb is not None and (ra is ball or rb is ball):
+            # a ball caught between two pieces (it comes back to one within squeeze_mm of
+            # leaving the other) is squeezed, not bounced: the impact is inelastic, so it no
+            # longer rattles ever faster in the closing gap
+            other = rb if ra is ball else ra
+            bx, by = ball.body.position
+            last = self._ball_last
+            if last is not None and last[0] is not other and \
+                    math.hypot(bx - last[1], by - last[2]) < self.stepping.squeeze_mm:
+                arbiter.restitution = 0.0
+            self._ball_last = (other, bx, by)
         self._pending.append((
             depth / vn if vn > 1e-9 else 0.0, ra.key, b_key, abs(vn), (point[0], point[1]),
             tuple(ra.body.position), tuple(rb.body.position) if rb is not None else None,
@@ -468,22 +491,154 @@ class FlickSimulation:
             if b is not rec:
                 b.body.sleep()
 
+    def _horizon(self, movers, limit):
+        """The earliest time from now at which a moving body can touch anything, at most
+        ``limit``, and ``land``: ``(t_lin, normal speed)`` of the pair that decides (``None``
+        when nothing does). Exact along the ray for a body sliding towards something at rest
+        (it only slows down), conservative for two moving bodies. O(movers x things near the
+        ray): a thing beside or behind the ray, or farther than the horizon, costs one test."""
+        st = self.stepping
+        H = st.base_step_s
+        press = st.press_depth_mm
+        sx, sy = self.surface_half
+        horizon = limit
+        land = None
+        target = None
+        fixed = self.fixed
+        bodies = self.bodies
+        for i, b in enumerate(movers):
+            bvx, bvy = b.vx, b.vy
+            bx, by, bhx, bhy, br, bext = b.x, b.y, b.hx, b.hy, b.r, b.ext
+            speed = math.sqrt(bvx * bvx + bvy * bvy)
+            ux, uy = bvx / speed, bvy / speed
+            # the rim
+            ex, ey = sx - bhx - br, sy - bhy - br
+            if bvx > 0:
+                tt = (ex - bx) / bvx
+            elif bvx < 0:
+                tt = (-ex - bx) / bvx
+            else:
+                tt = _INF
+            if bvy > 0:
+                ty = (ey - by) / bvy
+            elif bvy < 0:
+                ty = (-ey - by) / bvy
+            else:
+                ty = _INF
+            if ty < tt:
+                tt = ty
+                vn = abs(bvy)
+            else:
+                vn = abs(bvx)
+            if tt < horizon:
+                horizon = tt if tt > 0 else 0.0
+                land = (horizon, vn)
+                target = _FIXED_HIT
+            # fixed things and bodies at rest: exact along the ray
+            for cx, cy, hx, hy, r, oext in fixed:
+                px, py = bx - cx, by - cy
+                ext = oext + bext
+                along = -(px * ux + py * uy)
+                if along < -ext or along - ext > speed * horizon:
+                    continue
+                perp = px * uy - py * ux
+                if perp > ext or perp < -ext:
+                    continue
+                HX, HY, R = hx + bhx, hy + bhy, r + br
+                gap = _gap(px, py, HX, HY, R)
+                if gap <= 0.0:
+                    # touching: keep the overlap from growing while it is pressed on
+                    vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
+                    if vn > 0.0:
+                        tt = (press + gap) / vn
+                        if tt < horizon:
+                            horizon = tt if tt > 0.0 else 0.0
+                            land = (horizon, 0.0)
+                    continue
+                tt = _toi(px, py, bvx, bvy, HX, HY, R)
+                if tt < horizon:
+                    horizon = tt
+                    land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
+                    target = _FIXED_HIT
+            for o in bodies:
+                if o.moving:
+                    continue
+                px, py = bx - o.x, by - o.y
+                ext = o.ext + bext
+                along = -(px * ux + py * uy)
+                if along < -ext or along - ext > speed * horizon:
+                    continue
+                perp = px * uy - py * ux
+                if perp > ext or perp < -ext:
+                    continue
+                HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
+                gap = _gap(px, py, HX, HY, R)
+                if gap <= 0.0:
+                    # touching already: the solver holds them apart; while one presses on the
+                    # other, keep the overlap from growing (a button squeezing the ball)
+                    vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
+                    if vn > 0.0:
+                        tt = (press + gap) / vn
+                        if tt < horizon:
+                            horizon = tt if tt > 0.0 else 0.0
+                            land = (horizon, 0.0)
+                    continue
+                tt = _toi(px, py, bvx, bvy, HX, HY, R)
+                if tt < horizon:
+                    horizon = tt
+                    land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
+                    target = o
+            # two moving bodies: their relative path bends by at most (a1 + a2) t^2 / 2
+            for j in range(i + 1, len(movers)):
+                o = movers[j]
+                px, py = bx - o.x, by - o.y
+                HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
+                gap = _gap(px, py, HX, HY, R)
+                wx, wy = bvx - o.vx, bvy - o.vy
+                if gap <= 0.0:
+                    vn = _normal_speed(px, py, wx, wy, HX, HY, 0.0)
+                    if vn > 0.0:
+                        tt = (press + gap) / vn
+                        if tt < horizon:
+                            horizon = tt if tt > 0.0 else 0.0
+                            land = (horizon, 0.0)
+                    continue
+                A = b.decel + o.decel
+                w = math.sqrt(wx * wx + wy * wy)
+                t_safe = 2.0 * gap / (w + math.sqrt(w * w + 2.0 * A * gap))
+                if t_safe >= horizon:
+                    continue
+                infl = 0.5 * A * H * H + 1e-9
+                ts = 0.0 if gap <= infl else _toi(px, py, wx, wy, HX, HY, R + infl)
+                if ts >= H:
+                    cand = t_safe if t_safe > H else H
+                    if cand < horizon:
+                        horizon = cand
+                        land = (cand, 0.0)
+                    continue
+                cand = t_safe if t_safe > ts else ts
+                if cand < horizon:
+                    horizon = cand
+                    target = None
+                    tt = _toi(px, py, wx, wy, HX, HY, R)
+                    land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt)) if tt < _INF else (cand, 0.0)
+        self._target = target if land is not None and land[1] > 0.0 else None
+        return horizon, land
+
     def run(self, *, frames: bool = True) -> FlickResult:
         st = self.stepping
         space = self.space
         step = space.step
         H = st.base_step_s
         cap = st.cap_s
-        press = st.press_depth_mm
         vlimit2 = (2.0 * st.speed_limit_mm_s) ** 2
         depth = st.land_depth_mm
         bodies = self.bodies
-        fixed = self.fixed
-        sx, sy = self.surface_half
         ball = self.ball
         self._pending = []
         self._watch = []
         self._event = False
+        self._ball_last = None
         contacts: list = []
         crossings: dict[str, Crossing] = {}
         awake = [self.flicked]
@@ -505,108 +660,29 @@ class FlickSimulation:
         bmax_r = math.hypot(bx0, by0)
         capped = False
 
+        decel_half = 0.5 * H if st.half_kick else 0.0  # a body's stored velocity leads its physical one by decel * H / 2
+        rebias: list = []
         while True:
-            # snapshot the moving bodies
+            # snapshot the moving bodies (awake bodies only: O(awake))
+            movers = []
             for b in awake:
                 b.x, b.y = b.body.position
                 b.vx, b.vy = vx, vy = b.body.velocity
-                if vx * vx + vy * vy > vlimit2:  # a solver blow-up, never a flick: tame it
-                    k = math.sqrt(vlimit2 / (vx * vx + vy * vy))
-                    b.vx, b.vy = vx * k, vy * k
-                    b.body.velocity = (b.vx, b.vy)
-            # the earliest possible touch
-            horizon = cap - t
-            land = None  # (t_lin, normal speed) of the pair that decides
-            for i, b in enumerate(awake):
-                bvx, bvy = b.vx, b.vy
-                if bvx == 0.0 and bvy == 0.0:
-                    continue
-                bx, by, bhx, bhy, br = b.x, b.y, b.hx, b.hy, b.r
-                # the rim
-                ex, ey = sx - bhx - br, sy - bhy - br
-                if bvx > 0:
-                    tt = (ex - bx) / bvx
-                elif bvx < 0:
-                    tt = (-ex - bx) / bvx
+                if vx * vx + vy * vy > 1e-18:
+                    if vx * vx + vy * vy > vlimit2:  # a solver blow-up, never a flick: tame it
+                        k = math.sqrt(vlimit2 / (vx * vx + vy * vy))
+                        b.vx, b.vy = vx * k, vy * k
+                        b.body.velocity = (b.vx, b.vy)
+                    b.moving = True
+                    movers.append(b)
                 else:
-                    tt = _INF
-                if bvy > 0:
-                    ty = (ey - by) / bvy
-                elif bvy < 0:
-                    ty = (-ey - by) / bvy
-                else:
-                    ty = _INF
-                if ty < tt:
-                    tt = ty
-                    vn = abs(bvy)
-                else:
-                    vn = abs(bvx)
-                if tt < horizon:
-                    horizon = tt if tt > 0 else 0.0
-                    land = (horizon, vn)
-                # fixed things and bodies at rest: exact along the ray
-                for cx, cy, hx, hy, r, _name in fixed:
-                    px, py = bx - cx, by - cy
-                    HX, HY, R = hx + bhx, hy + bhy, r + br
-                    gap = _gap(px, py, HX, HY, R)
-                    if gap <= 0.0:
-                        # touching: keep the overlap from growing while it is pressed on
-                        vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
-                        if vn > 0.0:
-                            tt = (press + gap) / vn
-                            if tt < horizon:
-                                horizon = tt if tt > 0.0 else 0.0
-                                land = (horizon, 0.0)
-                        continue
-                    tt = _toi(px, py, bvx, bvy, HX, HY, R)
-                    if tt < horizon:
-                        horizon = tt
-                        land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
-                for o in bodies:
-                    if o is b:
-                        continue
-                    moving = o in awake_set
-                    if moving and awake.index(o) < i and (o.vx != 0.0 or o.vy != 0.0):
-                        continue  # the pair was seen from o
-                    px, py = bx - o.x, by - o.y
-                    HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
-                    gap = _gap(px, py, HX, HY, R)
-                    wx, wy = bvx - o.vx, bvy - o.vy
-                    if gap <= 0.0:
-                        # touching already: the solver holds them apart; while one presses on
-                        # the other, keep the overlap from growing (a button squeezing the ball
-                        # against the net)
-                        vn = _normal_speed(px, py, wx, wy, HX, HY, 0.0)
-                        if vn > 0.0:
-                            tt = (press + gap) / vn
-                            if tt < horizon:
-                                horizon = tt if tt > 0.0 else 0.0
-                                land = (horizon, 0.0)
-                        continue
-                    tt = _toi(px, py, wx, wy, HX, HY, R)
-                    if moving and (o.vx != 0.0 or o.vy != 0.0):
-                        # both move: their relative path bends by at most a t^2 / 2
-                        T = min(horizon, H)
-                        infl = 0.5 * (b.decel + o.decel) * T * T + 1e-9
-                        ts = _toi(px, py, wx, wy, HX, HY, R + infl)
-                        if gap <= infl:
-                            ts = 0.0
-                        if ts < horizon:
-                            horizon = ts
-                            land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt)) if tt < _INF else (ts, 0.0)
-                    elif tt < horizon:
-                        horizon = tt
-                        land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt))
+                    b.moving = False
+            horizon, land = self._horizon(movers, cap - t)
             # choose the chunk
-            if horizon >= H or land is None:
-                n = int(horizon / H) if horizon < _INF else 1 << 30
-                if n < 1:
-                    n = 1
+            if horizon >= H:
                 dt = H
-                # stop at the next frame and at the cap
-                n_frame = int((next_frame - t) / H) + 1
-                if n > n_frame:
-                    n = n_frame
+                n = int(horizon / H) if horizon < _INF else 1 << 30
+                cut = False
             else:
                 t_lin, vn = land
                 if vn > 1e-9 and t_lin < H:
@@ -615,51 +691,117 @@ class FlickSimulation:
                     dt = horizon
                 if dt > H:
                     dt = H
-                if dt < H * 1e-4:
-                    dt = H * 1e-4
+                if dt < H * st.min_step:
+                    dt = H * st.min_step
                 n = 1
+                cut = dt < H and vn > 1e-9 and t_lin < H  # an impact step, not a press
             n_cap = int((cap - t) / dt + 0.5)
             if n > n_cap:
                 n = n_cap
             if n < 1:
                 capped = True
                 break
+            if cut and decel_half:
+                # an impact step: the bodies meet with their physical velocities at the touch
+                # (Chipmunk bounces them off the velocities they start the step with), and the
+                # step is re-aimed with those velocities
+                for b in movers:
+                    s = math.hypot(b.vx, b.vy)
+                    k = (s + b.decel * (decel_half - t_lin)) / s
+                    if k < 0.0:
+                        k = 0.0
+                    b.vx *= k
+                    b.vy *= k
+                    b.body.velocity = (b.vx, b.vy)
+                horizon, land = self._horizon(movers, cap - t)
+                t_lin, vn = land if land is not None else (horizon, 0.0)
+                dt = t_lin + depth / vn if vn > 1e-9 and t_lin < H else horizon
+                if dt > H:
+                    dt = H
+                if dt < H * st.min_step:
+                    dt = H * st.min_step
+                # into a fixed thing: no sliding friction inside the impact step (undone below);
+                # into a body: its friction in the step is given back after it
+                fixed_hit = self._target is _FIXED_HIT
+                if fixed_hit:
+                    for b in movers:
+                        b.slide.max_force = 0.0
+            # run the chunk; frames and rest are checked on the way, the horizon stays valid
             done = 0
+            ended = False
             while done < n:
-                step(dt)
-                done += 1
+                m = n - done
+                nf = int((next_frame - t) / dt - 1e-9) + 1
+                if nf < 1:
+                    nf = 1
+                if nf < m:
+                    m = nf
+                k = 0
+                while k < m:
+                    step(dt)
+                    k += 1
+                    if self._event:
+                        break
+                done += k
+                t = t + dt * k
                 if self._event:
+                    self._event = False
+                    rebias = self._collect(contacts, crossings, t, dt, awake, awake_set)
+                    ended = True
+                bx, by = ball.body.position
+                if bx < bmin_x:
+                    bmin_x = bx
+                if bx > bmax_x:
+                    bmax_x = bx
+                rr = math.hypot(bx, by)
+                if rr > bmax_r:
+                    bmax_r = rr
+                if self._watch:
+                    self._check_watch(crossings, t)
+                if t >= next_frame - 1e-12:
+                    if frames:
+                        frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
+                    frame_no += 1
+                    next_frame = frame_no * frame_dt
+                    for b in awake:
+                        if b.body.is_sleeping:
+                            ended = True  # one came to rest: see who still moves
+                            break
+                if ended:
                     break
             sizes.extend([dt] * done)
-            t0 = t
-            t = t0 + dt * done
             steps += done
-            if self._event:
-                self._event = False
-                self._collect(contacts, crossings, t, dt, awake, awake_set)
-            # the ball's track is straight between contacts: its extremes lie at chunk ends
-            bx, by = ball.body.position
-            if bx < bmin_x:
-                bmin_x = bx
-            if bx > bmax_x:
-                bmax_x = bx
-            rr = math.hypot(bx, by)
-            if rr > bmax_r:
-                bmax_r = rr
-            if self._watch:
-                self._check_watch(crossings, t)
-            if t >= next_frame - 1e-12:
-                if frames:
-                    frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
-                frame_no += 1
-                next_frame = frame_no * frame_dt
+            back = 0.0
+            if cut and decel_half:
+                if fixed_hit:
+                    for b in movers:
+                        b.slide.max_force = b.decel * b.body.mass
+                back = 0.0 if fixed_hit else dt
+                rebias = movers + [b for b in rebias if not b.moving]
+            if rebias:
+                # back to leapfrog: the stored velocity is the one half a step ahead (a body
+                # set moving by an impact step lost friction for that step: after the touch)
+                for b in rebias:
+                    vx, vy = b.body.velocity
+                    s = math.hypot(vx, vy)
+                    if s > 0.0:
+                        if not cut:
+                            s2 = s - b.decel * decel_half
+                        elif b.moving:
+                            s2 = s - b.decel * (decel_half - back)
+                        else:
+                            s2 = s - b.decel * (decel_half - dt)
+                        k = s2 / s if s2 > 0.0 else 0.0
+                        b.body.velocity = (vx * k, vy * k)
+                rebias = []
             # who still moves
             still = [b for b in awake if not b.body.is_sleeping]
             if len(still) != len(awake):
                 for b in awake:
-                    if b not in still:
+                    if b.body.is_sleeping:
                         b.x, b.y = b.body.position
                         b.vx = b.vy = 0.0
+                        b.moving = False
                         awake_set.discard(b)
                 awake[:] = still
             if not awake:
@@ -713,7 +855,8 @@ class FlickSimulation:
             capped=capped,
         )
 
-    def _collect(self, contacts, crossings, t, dt, awake, awake_set) -> None:
+    def _collect(self, contacts, crossings, t, dt, awake, awake_set) -> list:
+        woken = []
         for (back, a, b, vn, at, a_pos, b_pos, a_speed, b_speed, ball_at, ra, rb) in self._pending:
             ct = t - min(max(back, 0.0), dt)
             contacts.append(Contact(
@@ -724,9 +867,11 @@ class FlickSimulation:
                 if rec is not None and rec not in awake_set:
                     awake_set.add(rec)
                     awake.append(rec)
+                    woken.append(rec)
         self._pending.clear()
         if self._watch:
             self._check_watch(crossings, t)
+        return woken
 
     def _check_watch(self, crossings, t) -> None:
         keep = []
