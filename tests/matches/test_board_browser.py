@@ -133,7 +133,7 @@ def _play_one_move(page, side: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_players_and_a_spectator_on_the_board_then_a_replay(browser, live_server):
+def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, browser):
     from matches.management.commands.play_fixtures import play_bot_match
     from matches.models import Match
 
@@ -219,3 +219,10 @@ def test_two_players_and_a_spectator_on_the_board_then_a_replay(browser, live_se
         replay.click(".goal-jump >> nth=0")
         replay.wait_for_selector("#feed li.ev-goal", timeout=10000)
     assert "Full time" in replay.inner_text("#period") or replay.evaluate("botonera.replayPos()") < total
+    for context in list(browser.contexts):  # no board polls the server after the test
+        context.close()
+    # The ORM calls above ran in Playwright's greenlet, with a connection of their own: close it,
+    # or the test database cannot be dropped.
+    from django.db import connections
+
+    connections.close_all()

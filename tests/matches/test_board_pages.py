@@ -1,0 +1,58 @@
+"""The board's pages without a browser: the feed drives a watched bot match at its pace, the
+fixture's page checks a player in, a replay holds the state after every row (issue 8)."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from matches.models import Match
+from matches.services import online
+from matches.services.spectating import BOT_PACE_S, bot_match_step
+from simulation.state import MatchState
+from tests.matches.conftest import make_league, users_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_watched_bot_match_moves_once_per_pace_however_many_watch():
+    fixture = make_league(2, slug="bots").fixtures.get()
+    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"])
+    assert match.status == Match.Status.LIVE and match.seq == 0
+    later = timezone.now() + timedelta(seconds=BOT_PACE_S + 0.5)
+    bot_match_step(match_id=match.pk, now=later)
+    bot_match_step(match_id=match.pk, now=later + timedelta(seconds=0.1))  # a second watcher
+    assert Match.objects.get(pk=match.pk).seq == 1
+    feed = Client().get(f"/matches/{match.pk}/feed/?after=0").json()
+    assert [r["seq"] for r in feed["actions"]] == [1] and feed["actions"][0]["frames"]
+    assert feed["match"]["status"] == "live" and feed["match"]["clock_anchor_at"]
+
+
+def test_fixture_page_check_in_sets_up_the_online_match_and_kicks_off():
+    fixture = make_league(2, slug="chk").fixtures.get()
+    home, away = users_of(fixture)
+    a, b = Client(), Client()
+    a.force_login(home)
+    b.force_login(away)
+    assert b"Check in" in a.get(f"/fixtures/{fixture.pk}/").content
+    a.post(f"/fixtures/{fixture.pk}/check-in/")
+    match = Match.objects.get(fixture=fixture)
+    assert match.status == Match.Status.CHECKED_IN and match.kind == Match.Kind.ONLINE
+    response = b.post(f"/fixtures/{fixture.pk}/check-in/")
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
+    assert Client().get(f"/matches/{match.pk}/").status_code == 200
+    assert b"Watch" in Client().get(f"/competitions/{fixture.competition.slug}/").content
+
+
+def test_replay_holds_the_state_after_every_row():
+    from matches.management.commands.play_fixtures import play_bot_match
+
+    fixture = make_league(2, slug="rpl").fixtures.get()
+    match = play_bot_match(fixture=fixture)
+    data = Client().get(f"/matches/{match.pk}/replay.json").json()
+    assert len(data["actions"]) == match.seq
+    for row in data["actions"]:
+        assert MatchState.from_json(row["state"]).state_hash() == row["state_hash"]
