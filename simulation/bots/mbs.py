@@ -52,6 +52,11 @@ class MbsBot:
         if awaiting_ready(state):
             return Ready(side=side)
         shot = state.memo.get("shot") or {}
+        if state.phase == "penalty_kick" and not pen and not state.memo.get("placed") \
+                and not state.memo.get("ready") and not shot:
+            place = self.place_taker(referee, state, side, self.goal_targets(referee, state, side))
+            if place is not None:
+                return place
         if (shot.get("armed") and shot.get("side") == side) or state.phase == "penalty_kick":
             return self.shoot(referee, state, side, rng)
         if self.wants_shot(referee, state, side):

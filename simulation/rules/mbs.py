@@ -11,15 +11,18 @@ Every decision is taken under one heading of the MBS rules, which is the ``rule`
   declared shot that fails without a rebound (``shot_missed``). A *rebound* is any touch of the
   ball, after the shooter's, by something else (a post, the rim, a button, a keeper).
 - **Saque de banda y tiro de esquina** (and every set piece): the taking side may ``place`` up
-  to two buttons (the taker by the ball, within ``set_piece_distance_mm`` edge to edge; the
-  receiver anywhere; at a throw-in or corner the taker may stand on the run-off) and says
+  to two buttons (the taker by the ball, within ``set_piece_distance_mm`` (100) edge to edge;
+  the receiver anywhere; at a free kick both by the ball; at a throw-in or corner the taker
+  may stand on the run-off) and says
   ``ready`` (optional: a flick ends the placing). The taker of a throw-in, corner kick, goal
   kick or free kick may not play again before another button of its side touched the ball:
   its flick is refused (memo ``taker``).
 - **Falta**: the flicked button hitting an opposing piece before (or as) it touches the ball: a
   free kick at the spot of the foul, which may be shot directly when **Disparo a la meta**
   allows (``declare_shot`` in the ``free_kick`` phase). **Penal** when the fouled piece touches
-  the offender's own penalty area.
+  the offender's own penalty area: the ball on the penalty mark, the area cleared, the keeper
+  on its line; the taker may be placed, a shot may be declared (the keeper is then placed),
+  and the kick is a shot whether declared or not.
 - **Falta técnica**: missing the ball on a declared shot, a free kick or a kick-off: a free
   kick for the opponent where the ball lies.
 - **Inversión**: a set piece not taken within the turn, or taken without touching the ball,
@@ -77,7 +80,7 @@ MBS_DEFAULTS: dict[str, Any] = {
     "shot_wait_seconds": 30.0,
     "violent_foul_speed_mm_s": 1500.0,
     "unsporting_foul_distance_mm": 300.0,
-    "set_piece_distance_mm": 60.0,
+    "set_piece_distance_mm": 100.0,
     "restart_after_goal": "kick_off",
     "max_flick_speed_mm_s": 2500.0,
 }
@@ -342,7 +345,10 @@ class MbsReferee(Referee):
             if state.phase == "full_time":
                 return state
         if penalty:
-            return self.setup_penalty(ctx, state, opp, PENAL)
+            # the base sets the kick (ball on the mark, the area cleared, the keeper on its
+            # line); in MBS the kick is then a set piece like any other: the taker may be
+            # placed, a shot may be declared for the keeper, and the flick is a shot
+            return self.setup_penalty(ctx, state, opp, PENAL).with_memo(penalty=None)
         return self.award_restart(ctx, state, "free_kick", opp, c.at, rule)
 
     def expel(self, ctx: Ctx, state: MatchState, side: str, piece: str, reason: str) -> MatchState:
@@ -437,9 +443,16 @@ class MbsReferee(Referee):
             return RuleViolation("only two buttons are placed for a set piece: the taker and the "
                                  "one that receives", rule)
         t = self.table
-        near = gap_to(action.at, t.button_radius, state.ball, t.ball_radius) <= self.set_piece_distance
-        first = not placed or placed[0] == action.piece
-        if (state.phase in ("free_kick", "free_kick_two_touch", "indirect_free_kick") or first) and not near:
+
+        def near(p: Vec) -> bool:
+            return gap_to(p, t.button_radius, state.ball, t.ball_radius) <= self.set_piece_distance
+
+        others = [q for q in placed if q != action.piece and state.piece(action.side, q) is not None]
+        # at a free kick both buttons stand by the ball; at the other set pieces one of the
+        # two (the taker) does, the other (the receiver) anywhere
+        both = state.phase in ("free_kick", "free_kick_two_touch", "indirect_free_kick")
+        taker_elsewhere = any(near(state.piece(action.side, q)) for q in others)
+        if not near(action.at) and (both or (others and not taker_elsewhere)):
             return RuleViolation(f"the button must be placed by the ball (within "
                                  f"{self.set_piece_distance:g} mm)", rule)
         return None
