@@ -110,10 +110,12 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
             )
             match_adjudicate(match_id=result.match_id, enqueue_standings=False)
 
+    # Dated around today: the played rounds lie in the past, the next round a few days ahead.
     league, created = Competition.objects.get_or_create(
         slug=f"liga-{slugify(label)}",
         defaults={"name": f"Liga Botonera {label}", "season": season, "format": Competition.Format.LEAGUE,
-                  "tiebreak_preset": "fistf", "first_date": start + timedelta(days=40), "days_between_rounds": 14,
+                  "tiebreak_preset": "fistf", "first_date": max(start, today - timedelta(days=4 * 7 - 3)),
+                  "days_between_rounds": 7,
                   "rule_set": Competition.RuleSet.ONE_TOUCH, "lots_seed": 20240901},
     )
     if created:
@@ -126,7 +128,8 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
     cup, created = Competition.objects.get_or_create(
         slug=f"taca-{slugify(label)}",
         defaults={"name": f"Taça da Federação {label}", "season": season, "format": Competition.Format.KNOCKOUT,
-                  "third_place_match": True, "first_date": start + timedelta(days=47), "days_between_rounds": 14,
+                  "third_place_match": True, "first_date": max(start, today - timedelta(days=14 - 5)),
+                  "days_between_rounds": 14,
                   "rule_set": Competition.RuleSet.MBS, "lots_seed": 20240902},
     )
     if created:
