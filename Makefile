@@ -5,6 +5,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# make bench: the online-play benches run on a scratch PostgreSQL database, created when missing
+LOAD_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_load
+LOAD_ARGS         ?= --matches 200 --actions 25
 
 .PHONY: install run test lint bench worker beat clean
 
@@ -30,6 +33,9 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(PY) -m simulation.bench $(BENCH_ARGS)
+	$(PY) -m matches.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
+	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m matches.bench --latency 200 --whole-match
+	$(PY) -m matches.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker --loglevel=info

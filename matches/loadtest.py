@@ -58,6 +58,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import secrets
 import signal
 import socket
@@ -93,7 +94,10 @@ def ensure_database(url: str) -> None:
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True, connect_timeout=10) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            except psycopg.errors.DuplicateDatabase:
+                pass  # another run created it meanwhile
 
 
 def setup_django(url: str) -> None:
@@ -543,7 +547,7 @@ def percentile(values: list[float], q: float) -> float | None:
 def figures(stats: Stats, plans: list[Planned], wall: float, play_s: float, totals: dict) -> dict[str, Any]:
     every = [ms for kind in stats.latencies.values() for ms in kind]
     out: dict[str, Any] = {
-        "matches": len(plans), "actions": stats.counts["accepted"], **totals,
+        "matches": len(plans), "actions": stats.counts["accepted"],
         "requests": stats.counts["requests"], "errors": len(stats.errors),
         **{k: v for k, v in stats.counts.items() if k not in ("requests", "accepted")},
     }
@@ -555,6 +559,7 @@ def figures(stats: Stats, plans: list[Planned], wall: float, play_s: float, tota
         "play_s": round(play_s, 2),
         "actions_per_s": round(stats.counts["accepted"] / play_s, 1) if play_s else None,
         "requests_per_s": round(stats.counts["requests"] / play_s, 1) if play_s else None,
+        **totals,
         "wall_s": round(wall, 2),
     })
     return out
@@ -608,12 +613,14 @@ def main(argv: list[str] | None = None) -> int:
     played: dict[int, Played] = {}
     plans: list[Planned] = []
     play_s = 0.0
-    totals: dict[str, int] = {}
+    totals: dict[str, Any] = {}
     log_dir = Path(tempfile.mkdtemp(prefix="botonera-load-"))
     server = Server(args.database_url, workers=args.workers, threads=args.threads, log_dir=log_dir)
     try:
+        setup_start = time.monotonic()
         plans = create_matches(run, args.matches, rule_set=args.rule_set, turn_seconds=args.turn_seconds)
         username, password = create_login_user(run)
+        totals["setup_s"] = round(time.monotonic() - setup_start, 2)
         server.start()
         deadline = time.monotonic() + args.time_limit
         try:
@@ -623,6 +630,7 @@ def main(argv: list[str] | None = None) -> int:
         players = [MatchPlayer(p, port=server.port, actions=args.actions, stats=stats, args=args, deadline=deadline)
                    for p in plans]
         play_start = time.monotonic()
+        client_cpu = time.process_time()
 
         def play(player: MatchPlayer) -> None:
             played[player.plan.match_id] = player.run()
@@ -637,12 +645,17 @@ def main(argv: list[str] | None = None) -> int:
         if late:
             stats.error(f"{len(late)} matches not done within the time limit ({args.time_limit:.0f} s): {late[:10]}")
         play_s = time.monotonic() - play_start
+        totals["client_cpu_s"] = round(time.process_time() - client_cpu, 1)
     except Exception as exc:  # noqa: BLE001 - set-up or server failure: reported as an error
         stats.error(f"{type(exc).__name__}: {exc}")
     finally:
         server.stop()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)  # gunicorn and its workers
+        totals["server_cpu_s"] = round(children.ru_utime + children.ru_stime, 1)
     if plans and len(played) == len(plans):
-        problems, totals = verify(plans, played)
+        verify_start = time.monotonic()
+        problems, found = verify(plans, played)
+        totals = {**found, **totals, "verify_s": round(time.monotonic() - verify_start, 2)}
         for problem in problems:
             stats.error(problem)
     figs = figures(stats, plans, time.monotonic() - wall_start, play_s, totals)

@@ -1,0 +1,75 @@
+"""The load test of online play (``matches.loadtest``): its check of the log against what the
+clients saw, and a small run through gunicorn on the real PostgreSQL."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+
+from matches import loadtest
+from matches.models import Match
+from matches.services import online
+from tests.conftest import ROOT
+from tests.matches.conftest import T0, make_league, users_of
+
+
+@pytest.mark.django_db
+def test_verify_finds_a_lost_and_a_doubled_action(stub_referee):
+    competition = make_league(2, slug="loadtest-verify")
+    fixture = competition.fixtures.get()
+    home, away = users_of(fixture)
+    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    online.check_in(match_id=match.pk, user=home, now=T0)
+    online.check_in(match_id=match.pk, user=away, now=T0)
+    accepted = {}
+    for i in range(4):
+        match.refresh_from_db()
+        user = home if match.state["to_move"] == "home" else away
+        answer = online.submit_action(
+            match_id=match.pk, user=user, seq=match.seq + 1, now=T0 + timedelta(seconds=2 + i), idempotency_key=f"k{i}",
+            action_json={"type": "flick", "piece": "5", "angle_deg": 0.0, "speed_mm_s": 500.0})
+        assert answer.status_code == 201
+        accepted[answer.data["seq"]] = answer.data["state_hash"]
+    match = Match.objects.get(pk=match.pk)
+    plan = loadtest.Planned(match_id=match.pk, tokens={}, rule_set=match.rule_set, params=online.params_of(match))
+
+    problems, totals = loadtest.verify([plan], {match.pk: loadtest.Played(accepted=dict(accepted))})
+    assert problems == []
+    assert totals == {"log_rows": 4, "ticks": 0, "replayed_matches": 1}
+
+    lost = {seq: h for seq, h in accepted.items() if seq != 3}
+    problems, _ = loadtest.verify([plan], {match.pk: loadtest.Played(accepted=lost)})
+    assert any("not seen (doubled?) [3]" in p for p in problems)
+
+    phantom = {**accepted, 5: "0" * 64}
+    problems, _ = loadtest.verify([plan], {match.pk: loadtest.Played(accepted=phantom)})
+    assert any("lost [5]" in p for p in problems)
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
+    """5 matches x 10 actions through gunicorn, with many deliberate retries, races, stale and
+    out-of-turn submissions; the script checks the database and the replay itself."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    url = (f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}"
+           f":{db.get('PORT') or 5432}/botonera_loadtest_pytest")
+    done = subprocess.run(
+        [sys.executable, "-m", "matches.loadtest", "--matches", "5", "--actions", "10", "--json",
+         "--database-url", url, "--workers", "2", "--threads", "4", "--retry", "0.3", "--race", "0.2",
+         "--stale", "0.3", "--out-of-turn", "0.2", "--request-timeout", "20", "--time-limit", "60"],
+        cwd=ROOT, capture_output=True, text=True, timeout=150,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["errors"] == 0, figures["error_list"]
+    assert figures["matches"] == 5 and figures["actions"] == 50
+    assert figures["log_rows"] == 50 and figures["ticks"] == 0 and figures["replayed_matches"] == 5
+    for kind in ("retried", "raced", "stale_409", "out_of_turn_403"):
+        assert figures[kind] > 0, kind
