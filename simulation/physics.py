@@ -186,7 +186,7 @@ class Stepping:
     iterations: int = 10
     half_kick: bool = True
     squeeze_mm: float = 0.0
-    min_step: float = 1e-4
+    min_step: float = 1 / 64
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -510,6 +510,8 @@ class FlickSimulation:
             bvx, bvy = b.vx, b.vy
             bx, by, bhx, bhy, br, bext = b.x, b.y, b.hx, b.hy, b.r, b.ext
             speed = math.sqrt(bvx * bvx + bvy * bvy)
+            if speed == 0.0:
+                continue
             ux, uy = bvx / speed, bvy / speed
             # the rim
             ex, ey = sx - bhx - br, sy - bhy - br
@@ -684,7 +686,7 @@ class FlickSimulation:
                 n = int(horizon / H) if horizon < _INF else 1 << 30
                 cut = False
             else:
-                t_lin, vn = land
+                t_lin, vn = land if land is not None else (horizon, 0.0)
                 if vn > 1e-9 and t_lin < H:
                     dt = t_lin + depth / vn
                 else:
@@ -713,6 +715,9 @@ class FlickSimulation:
                     b.vx *= k
                     b.vy *= k
                     b.body.velocity = (b.vx, b.vy)
+                    if k == 0.0:
+                        b.moving = False  # it stops before the touch: an obstacle now
+                movers = [b for b in movers if b.moving]
                 horizon, land = self._horizon(movers, cap - t)
                 t_lin, vn = land if land is not None else (horizon, 0.0)
                 dt = t_lin + depth / vn if vn > 1e-9 and t_lin < H else horizon
