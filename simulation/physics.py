@@ -186,7 +186,7 @@ class Stepping:
     iterations: int = 10
     half_kick: bool = True
     squeeze_mm: float = 0.0
-    min_step: float = 1 / 64
+    min_step: float = 1e-3
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
