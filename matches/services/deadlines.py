@@ -45,9 +45,7 @@ def apply_deadlines(match: Match, now: datetime) -> int:
         late = (now - match.deadline_at).total_seconds()
         if late > OUTAGE_SECONDS:
             # Nothing was running to see it: a fresh full turn from now, the clock held.
-            turn_start = state.turn_started_s if state.turn_started_s is not None else state.clock_s
-            match.clock_anchor_s, match.clock_anchor_at = turn_start, now
-            online.set_next_deadline(match, state)
+            extend_turn(match, state, now)
             logger.warning("match %s: deadline seen %.0f s late; turn extended to %s",
                            match.pk, late, match.deadline_at)
             changed = True
@@ -80,6 +78,14 @@ def apply_deadlines(match: Match, now: datetime) -> int:
     elif changed:
         match.save()
     return len(rows)
+
+
+def extend_turn(match: Match, state, now: datetime) -> None:
+    """Gives the side to move a fresh full turn from ``now``, the match clock held at the start
+    of the current turn (the caller has locked the row and saves it)."""
+    turn_start = state.turn_started_s if state.turn_started_s is not None else state.clock_s
+    match.clock_anchor_s, match.clock_anchor_at = turn_start, now
+    online.set_next_deadline(match, state)
 
 
 def _checkin_deadline(match: Match, now: datetime) -> None:

@@ -30,6 +30,18 @@ def test_a_watched_bot_match_moves_once_per_pace_however_many_watch():
     assert feed["match"]["status"] == "live" and feed["match"]["clock_anchor_at"]
 
 
+def test_a_bot_match_nobody_watched_past_its_deadline_plays_on_without_a_timeout():
+    fixture = make_league(2, slug="idle").fixtures.get()
+    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"])
+    first_viewer = match.deadline_at + timedelta(seconds=10)  # passed, but not an outage
+    bot_match_step(match_id=match.pk, now=first_viewer)
+    match = Match.objects.get(pk=match.pk)
+    assert match.seq == 1
+    types = {e["type"] for row in match.actions.all() for e in row.events}
+    assert "turn_timeout" not in types and "technical_foul" not in types
+    assert match.deadline_at > first_viewer
+
+
 def test_fixture_page_check_in_sets_up_the_online_match_and_kicks_off():
     fixture = make_league(2, slug="chk").fixtures.get()
     home, away = users_of(fixture)
