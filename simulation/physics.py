@@ -172,6 +172,9 @@ class Stepping:
     sees the contact); ``rest_speed_mm_s`` and ``rest_time_s``: a body slower than this for
     that long is at rest; ``cap_s``: the hard cap of a flick's simulated time.
 
+    ``ramp``: after a short step the step grows back by at most this factor a step (Chipmunk
+    warm starts a lasting contact with its last impulse times the ratio of the steps).
+
     ``halved()`` is the same integration with every step halved (the convergence check of the
     contract §3).
     """
@@ -187,6 +190,7 @@ class Stepping:
     half_kick: bool = True
     squeeze_mm: float = 0.0
     min_step: float = 1e-3
+    ramp: float = 2.0
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -277,7 +281,7 @@ def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: flo
 
 class _Body:
     __slots__ = ("key", "body", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
-                 "out_line", "dynamic", "moving", "ext", "slide")
+                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha")
 
     def __init__(self, key, body, shape, hx, hy, r, decel):
         self.key = key
@@ -293,6 +297,38 @@ class _Body:
         self.moving = False
         self.ext = math.hypot(hx, hy) + r  # the radius of a disc around it
         self.slide = None  # its sliding-friction joint
+        self.spin = None  # its spin-friction joint (discs only)
+        self.slide_f = self.spin_f = 0.0  # their max forces
+        self.loose = False  # its friction joints are out of the space (an impact step)
+        self.alpha = 0.0  # its spin deceleration, rad/s^2
+
+    def free(self, space) -> None:
+        """No friction joints in the next step (an impact step): they are taken out of the
+        space, and ``hold`` puts fresh ones back. A joint is not merely relaxed: Chipmunk warm
+        starts a joint with its last accumulated impulse scaled by the ratio of the steps, but
+        clamps against the unscaled one, so a joint kept across a change of step pushes the
+        body by max_force * (previous step - step)."""
+        self.loose = True
+        space.remove(self.slide)
+        if self.spin is not None:
+            space.remove(self.spin)
+
+    def hold(self, space) -> None:
+        """Fresh friction joints (nothing accumulated), added back."""
+        self.loose = False
+        static = space.static_body
+        slide = pymunk.PivotJoint(static, self.body, (0, 0), (0, 0))
+        slide.max_bias = 0
+        slide.max_force = self.slide_f
+        self.slide = slide
+        if self.spin is None:
+            space.add(slide)
+            return
+        spin = pymunk.GearJoint(static, self.body, 0, 1)
+        spin.max_bias = 0
+        spin.max_force = self.spin_f
+        self.spin = spin
+        space.add(slide, spin)
 
 
 class FlickSimulation:
@@ -346,6 +382,10 @@ class FlickSimulation:
             space.add(body, shape, slide, spin)
             rec = _Body(key, body, shape, 0.0, 0.0, radius, mu * g)
             rec.slide = slide
+            rec.spin = spin
+            rec.slide_f = slide.max_force
+            rec.spin_f = spin.max_force
+            rec.alpha = spin.max_force / body.moment
             self.bodies.append(rec)
             self.by_shape[shape] = rec
 
@@ -374,6 +414,7 @@ class FlickSimulation:
             space.add(body, shape, slide)
             rec = _Body(piece_key(side, "gk"), body, shape, hx, hy, 0.0, t.keeper_friction * g)
             rec.slide = slide
+            rec.slide_f = slide.max_force
             self.bodies.append(rec)
             self.by_shape[shape] = rec
 
@@ -664,6 +705,8 @@ class FlickSimulation:
 
         decel_half = 0.5 * H if st.half_kick else 0.0  # a body's stored velocity leads its physical one by decel * H / 2
         rebias: list = []
+        last_dt = None
+        ramp = st.ramp
         while True:
             # snapshot the moving bodies (awake bodies only: O(awake))
             movers = []
@@ -697,6 +740,14 @@ class FlickSimulation:
                     dt = H * st.min_step
                 n = 1
                 cut = dt < H and vn > 1e-9 and t_lin < H  # an impact step, not a press
+            if ramp and last_dt is not None and dt > ramp * last_dt:
+                # after a short step, the step grows back by at most `ramp` a step: Chipmunk
+                # warm starts a lasting contact with its last impulse times the ratio of the
+                # steps, which it cannot take back (a ball pressed between two pieces would
+                # be shot out)
+                dt = ramp * last_dt
+                n = 1
+                cut = False
             n_cap = int((cap - t) / dt + 0.5)
             if n > n_cap:
                 n = n_cap
@@ -715,6 +766,7 @@ class FlickSimulation:
                     b.vx *= k
                     b.vy *= k
                     b.body.velocity = (b.vx, b.vy)
+                    _spin_by(b, decel_half - t_lin)
                     if k == 0.0:
                         b.moving = False  # it stops before the touch: an obstacle now
                 movers = [b for b in movers if b.moving]
@@ -725,12 +777,24 @@ class FlickSimulation:
                     dt = H
                 if dt < H * st.min_step:
                     dt = H * st.min_step
-                # into a fixed thing: no sliding friction inside the impact step (undone below);
-                # into a body: its friction in the step is given back after it
-                fixed_hit = self._target is _FIXED_HIT
-                if fixed_hit:
-                    for b in movers:
-                        b.slide.max_force = 0.0
+                # no friction joints inside the impact step, for the movers and the body struck:
+                # a joint's impulse (max_force * dt) would be fought by the contact's (which
+                # holds the bounce), so the impact would depend on dt; friction for the step is
+                # accounted for after it
+                target = self._target
+                freed = list(movers)
+                if isinstance(target, _Body) and not target.moving:
+                    freed.append(target)
+                for b in freed:
+                    b.free(space)
+                t_touch = t_lin if t_lin < dt else dt
+            if dt != last_dt and last_dt is not None:
+                # a change of step: fresh friction joints for the bodies that keep theirs
+                # (see _Body.free), so the friction in the step is exactly max_force * dt
+                for b in awake:
+                    if not b.loose and not b.body.is_sleeping:
+                        b.free(space)
+                        b.hold(space)
             # run the chunk; frames and rest are checked on the way, the horizon stays valid
             done = 0
             ended = False
@@ -775,29 +839,27 @@ class FlickSimulation:
                 if ended:
                     break
             sizes.extend([dt] * done)
+            if done:
+                last_dt = dt
             steps += done
-            back = 0.0
-            if cut and decel_half:
-                if fixed_hit:
-                    for b in movers:
-                        b.slide.max_force = b.decel * b.body.mass
-                back = 0.0 if fixed_hit else dt
-                rebias = movers + [b for b in rebias if not b.moving]
+            impact = cut and decel_half
+            if impact:
+                for b in freed:
+                    b.hold(space)
+                rebias = freed + [b for b in rebias if not b.moving and b not in freed]
             if rebias:
-                # back to leapfrog: the stored velocity is the one half a step ahead (a body
-                # set moving by an impact step lost friction for that step: after the touch)
+                # back to leapfrog: the stored velocity is the one half a step ahead; after a
+                # frictionless impact step, the velocity is the one at the touch, and the time
+                # since the touch slid with friction too
+                after = dt - t_touch if impact else 0.0
                 for b in rebias:
                     vx, vy = b.body.velocity
                     s = math.hypot(vx, vy)
                     if s > 0.0:
-                        if not cut:
-                            s2 = s - b.decel * decel_half
-                        elif b.moving:
-                            s2 = s - b.decel * (decel_half - back)
-                        else:
-                            s2 = s - b.decel * (decel_half - dt)
+                        s2 = s - b.decel * (decel_half + after)
                         k = s2 / s if s2 > 0.0 else 0.0
                         b.body.velocity = (vx * k, vy * k)
+                    _spin_by(b, -(decel_half + after))
                 rebias = []
             # who still moves
             still = [b for b in awake if not b.body.is_sleeping]
@@ -907,6 +969,16 @@ class FlickSimulation:
                 moved[b.key] = p
                 last_frame[b.key] = p
         return (round(ft, 4), ball_pos, moved)
+
+
+def _spin_by(b: _Body, dt: float) -> None:
+    """Moves the spin of ``b`` by its spin friction over ``dt`` (negative: slower), never
+    through zero (the angular counterpart of the leapfrog offsets of the velocities)."""
+    w = b.body.angular_velocity
+    if w == 0.0 or b.alpha == 0.0:
+        return
+    m = abs(w) + b.alpha * dt
+    b.body.angular_velocity = (m if m > 0.0 else 0.0) * (1.0 if w > 0.0 else -1.0)
 
 
 def _wholly_beyond(table: Table, x, y, hx, hy, r) -> str | None:
