@@ -281,7 +281,7 @@ def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: flo
 
 class _Body:
     __slots__ = ("key", "body", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
-                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha")
+                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha", "held_at")
 
     def __init__(self, key, body, shape, hx, hy, r, decel):
         self.key = key
@@ -301,6 +301,7 @@ class _Body:
         self.slide_f = self.spin_f = 0.0  # their max forces
         self.loose = False  # its friction joints are out of the space (an impact step)
         self.alpha = 0.0  # its spin deceleration, rad/s^2
+        self.held_at = -1  # the step count when its joints were last made fresh
 
     def free(self, space) -> None:
         """No friction joints in the next step (an impact step): they are taken out of the
@@ -792,9 +793,10 @@ class FlickSimulation:
                 # a change of step: fresh friction joints for the bodies that keep theirs
                 # (see _Body.free), so the friction in the step is exactly max_force * dt
                 for b in awake:
-                    if not b.loose and not b.body.is_sleeping:
+                    if not b.loose and b.held_at != steps and not b.body.is_sleeping:
                         b.free(space)
                         b.hold(space)
+                        b.held_at = steps
             # run the chunk; frames and rest are checked on the way, the horizon stays valid
             done = 0
             ended = False
@@ -846,6 +848,7 @@ class FlickSimulation:
             if impact:
                 for b in freed:
                     b.hold(space)
+                    b.held_at = steps
                 rebias = freed + [b for b in rebias if not b.moving and b not in freed]
             if rebias:
                 # back to leapfrog: the stored velocity is the one half a step ahead; after a
