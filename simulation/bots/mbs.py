@@ -156,17 +156,38 @@ class MbsBot:
         for dev in (0.0, 25.0, -25.0, 50.0, -50.0):
             a = base + math.radians(dev + rng.uniform(-3.0, 3.0))
             targets.append((bx + step * math.cos(a), by + step * math.sin(a)))
+        # when nothing sends the ball forward, any direction that keeps it on the field
+        ring = self.ring_targets(referee, state, base, 180.0)
         cands: list[Candidate] = []
         for k, target in enumerate(targets):
             cands += self.aim(referee, state, side, target, extra_mm=0.0, best=2 if k == 0 else 1)
         if state.phase in RESTART_PHASES and not state.memo.get("placed") \
                 and not state.memo.get("ready") and not state.memo.get("penalty"):
-            place = self.place_taker(referee, state, side, targets)
+            place = self.place_taker(referee, state, side, targets + ring)
             if place is not None:
                 return place
+        if not cands:
+            for target in ring:
+                cands += self.aim(referee, state, side, target, extra_mm=0.0, best=1)
+                if len(cands) >= self.tries:
+                    break
         best = self.pick(referee, state, side, cands, tries=self.tries,
                          reserve=self.pushes(referee, state, side))
         return best or self.fallback(referee, state, rng)
+
+    def ring_targets(self, referee: Referee, state: MatchState, base: float, step: float) -> list[Vec]:
+        """Points ``step`` mm from the ball all round, the most forward first (``base``: the
+        forward direction, radians), only those on the field."""
+        t = referee.table
+        bx, by = state.ball
+        out = []
+        for k in range(1, 12):
+            for sign in (1, -1):
+                a = base + sign * math.radians(15.0 * k)
+                p = (bx + step * math.cos(a), by + step * math.sin(a))
+                if t.field.contains_disc(p, 40.0):
+                    out.append(p)
+        return out
 
     def place_taker(self, referee: Referee, state: MatchState, side: str, targets: list[Vec]) -> Action | None:
         """At a set piece, a button put right behind the ball on the line to the target."""
@@ -185,9 +206,11 @@ class MbsBot:
             for pid in sorted(buttons, key=lambda k: (math.dist(state.pieces[side][k], state.ball), k)):
                 action = Place(side=side, piece=pid, at=at)
                 try:
-                    referee.apply(state, action)
+                    placed = referee.apply(state, action).state
                 except RuleViolation:
                     continue
+                if not any(c.piece == pid for c in self.aim(referee, placed, side, target, extra_mm=0.0, best=3)):
+                    break  # its way to the ball is blocked: another direction
                 return action
         return None
 
@@ -199,16 +222,45 @@ class MbsBot:
                          key=lambda k: (math.dist(state.pieces[side][k], state.ball), k))
         for pid in buttons[:2]:
             p = state.pieces[side][pid]
-            if not self.path_clear(state, side, pid, p, state.ball):
+            L = math.dist(p, state.ball)
+            if L < 1e-6:
                 continue
             angle = math.degrees(math.atan2(state.ball[1] - p[1], state.ball[0] - p[0]))
-            L = math.dist(p, state.ball)
             speed = min(referee.max_speed, math.sqrt(350.0 ** 2 + stop_speed(L, referee.table.button_friction) ** 2))
             out.append(Candidate(pid, round(angle, 3), round(speed, 1)))
+        out += self.approaches(referee, state, side, buttons[:4])
         if buttons:
             pid = buttons[-1]
             back = defended_end(side, state.home_attacks)
             out.append(Candidate(pid, 0.0 if back == "+x" else 180.0, 1.0))
+        return out
+
+    def approaches(self, referee: Referee, state: MatchState, side: str, buttons: list[str]) -> list[Candidate]:
+        """Flicks that bring a button to rest behind the ball without touching anything: the
+        turn is lost either way (MBS Pérdida de posesión), but the next one starts closer."""
+        t = referee.table
+        spot = self.shooting_spot(referee, state, side)
+        bx, by = state.ball
+        d = math.dist(state.ball, spot)
+        ux, uy = ((spot[0] - bx) / d, (spot[1] - by) / d) if d > 1e-6 else (1.0, 0.0)
+        out = []
+        for pid in buttons:
+            p = state.pieces[side][pid]
+            away = math.dist(p, state.ball)
+            wants = [(bx - ux * 85.0, by - uy * 85.0)]
+            if away > 1e-6:
+                wants.append((bx + (p[0] - bx) / away * 80.0, by + (p[1] - by) / away * 80.0))
+            for want in wants:
+                L = math.dist(p, want)
+                if L < 20.0 or not t.field.contains_disc(want, t.button_radius):
+                    continue
+                if seg_point_distance(state.ball, p, want) < t.button_radius + t.ball_radius + 3.0:
+                    continue
+                if not self.path_clear(state, side, pid, p, want, referee):
+                    continue
+                angle = math.degrees(math.atan2(want[1] - p[1], want[0] - p[0]))
+                speed = max(1.0, min(referee.max_speed, stop_speed(L, t.button_friction)))
+                out.append(Candidate(pid, round(angle, 3), round(speed, 1)))
         return out
 
     # -- geometry and trials ----------------------------------------------------------------
@@ -247,7 +299,7 @@ class MbsBot:
             cos = (vx * ux + vy * uy) / L
             if cos < 0.55 or L > 700.0:
                 continue
-            if not self.path_clear(state, side, pid, p, contact):
+            if not self.path_clear(state, side, pid, p, contact, referee):
                 continue
             ball_speed = stop_speed(dist + extra_mm, t.ball_friction)
             hit = ball_speed / (TRANSFER * cos)
@@ -258,16 +310,27 @@ class MbsBot:
         scored.sort(key=lambda x: (x[0], x[1]))
         return [c for _, _, c in scored[:best]]
 
-    @staticmethod
-    def path_clear(state: MatchState, side: str, pid: str, a: Vec, b: Vec) -> bool:
-        """No other piece stands in the way of the button from ``a`` to ``b``."""
+    def path_clear(self, state: MatchState, side: str, pid: str, a: Vec, b: Vec,
+                   referee: Referee | None = None) -> bool:
+        """No other piece stands in the way of the button from ``a`` to ``b`` (its centre's
+        track; the keeper's block measured as a block)."""
         for s in SIDES:
             for qid, q in state.pieces.get(s, {}).items():
                 if s == side and qid == pid:
                     continue
-                clearance = 52.0 if qid != "gk" else 62.0
-                if seg_point_distance(q, a, b) < clearance:
+                if qid != "gk":
+                    if seg_point_distance(q, a, b) < 51.0:
+                        return False
+                    continue
+                if seg_point_distance(q, a, b) >= 58.0:
+                    continue
+                if referee is None:
                     return False
+                n = max(2, int(math.dist(a, b) / 4.0))
+                for i in range(n + 1):
+                    p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+                    if not referee._clear(p, pid, q, "gk", 1.0):
+                        return False
         return True
 
     def pick(self, referee: Referee, state: MatchState, side: str, cands: list[Candidate],
@@ -304,13 +367,23 @@ class MbsBot:
                 return -900.0
             if e.type == "invalid_goal":
                 return -300.0
+        missed = any(e.type in ("inversion", "technical_foul") and e.side == side for e in events)
+        idle = any(e.type == "possession_lost" and e.extra.get("reason") == "ball_not_touched"
+                   for e in events)
         spot = self.shooting_spot(referee, before, side)
         s = end_sign(attacked_end(side, before.home_attacks))
         if after.to_move == side and after.phase == "open_play":
             return 100.0 - math.dist(after.ball, spot) / 10.0
         if after.to_move == side:
-            return 50.0
-        return -100.0 + s * after.ball[0] / 20.0
+            if after.phase == before.phase and math.dist(after.ball, before.ball) < 1.0:
+                return -150.0  # the same set piece again: going round in circles
+            return 20.0 + s * after.ball[0] / 20.0
+        # a set piece or a shot that misses the ball gives the opponent a free kick; else the
+        # nearer a button of ours rests to the ball, the better the next turn
+        near = min((math.dist(p, after.ball) for pid, p in after.pieces.get(side, {}).items() if pid != "gk"),
+                   default=1000.0)
+        base = -200.0 if missed else -140.0 if idle else -100.0
+        return base + s * after.ball[0] / 20.0 - min(near, 500.0) / 10.0
 
 
 def trial_referee(referee: Referee) -> Referee:

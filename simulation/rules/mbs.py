@@ -50,12 +50,13 @@ piece), ``ready`` (the placing of the pending set piece is over).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Flick, Place, PlaceGoalkeeper, Ready
-from ..physics import BALL, Contact, split_key
+from ..physics import BALL, Contact, Crossing, split_key
 from ..state import MatchState, round_pos
 from ..table import SIDES, Vec, defended_end, distance, end_sign, other_side
 from .base import RESTART_PHASES, Ctx, FlickFacts, Referee, RuleViolation, gap_to
@@ -202,6 +203,7 @@ class MbsReferee(Referee):
         contacts = facts.result.contacts
         my_ball_t = next((c.t for c in contacts if c.involves(me) and c.involves(BALL)), None)
 
+        facts = self._ball_beyond_line(facts)
         foul = self._foul_contact(contacts, me, side, my_ball_t)
         if foul is not None:
             return self.foul(ctx, before, state, facts, foul)
@@ -218,6 +220,27 @@ class MbsReferee(Referee):
             ctx.emit("possession_lost", side=side, piece=facts.piece, reason="ball_not_touched", rule=POSESION)
             return self.ball_outcome(ctx, before, state, facts, armed=False, keep=False)
         return self.ball_outcome(ctx, before, state, facts, armed=armed, keep=True, kind=kind)
+
+    def _ball_beyond_line(self, facts: FlickFacts) -> FlickFacts:
+        """A ball at rest wholly beyond a line is out (or in the goal) even when the physics
+        reported no crossing (a ball that started on the line): contract §2."""
+        if facts.result.ball_out is not None:
+            return facts
+        t = self.table
+        ball = facts.result.ball
+        line = t.line_wholly_beyond(ball, t.ball_radius)
+        if line is None:
+            return facts
+        x, y = ball
+        if line.startswith("goal_line"):
+            end = line[-2:]
+            if abs(y) < t.goal_width / 2 - t.ball_radius:
+                return dataclasses.replace(facts, goal_end=end)
+            exit_at = (end_sign(end) * t.half_length, min(max(y, -t.half_width), t.half_width))
+        else:
+            exit_at = (min(max(x, -t.half_length), t.half_length), (1 if line.endswith("+y") else -1) * t.half_width)
+        crossing = Crossing(t=facts.result.duration_s, line=line, at=ball, exit_at=exit_at, goal=False)
+        return dataclasses.replace(facts, ball_out=crossing)
 
     @staticmethod
     def _foul_contact(contacts: tuple[Contact, ...], me: str, side: str, my_ball_t: float | None) -> Contact | None:
