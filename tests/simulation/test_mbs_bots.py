@@ -88,6 +88,19 @@ def test_mbs_bot_beats_the_passive_player():
     assert wins >= 8, wins
 
 
+@pytest.mark.slow
+def test_level_knockout_bot_match_goes_through_extra_time_and_replays():
+    ref = make_referee("mbs", {"frames": False, "knockout": True})
+    final, log = play_match(ref, MbsBot(), MbsBot(), SECONDS_PER_ACTION, 0)
+    assert final.phase == "full_time"
+    if final.period == "shootout":
+        kicks = final.memo["shootout"]["kicks"]
+        assert sum(kicks["home"]) != sum(kicks["away"])
+    else:
+        assert final.score["home"] != final.score["away"]
+    assert replay(ref, log).state_hash() == final.state_hash()
+
+
 def write_golden() -> None:
     final, log = play()
     GOLDEN.parent.mkdir(exist_ok=True)
