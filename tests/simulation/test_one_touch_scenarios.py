@@ -22,7 +22,7 @@ SHARED = pathlib.Path("/work/shared/scenarios/one_touch")
 if SHARED.is_dir():
     SCENARIOS += sorted(SHARED.glob("*.json"))
 GOLDEN_SEED = 7
-GOLDEN_HASH = "6b11478d2a4fcc06faedaea3c848b62f6b92eb9a71ef87b37776ef51d53b066c"
+GOLDEN_HASH = "51bbb6e9ed923876fb792ebcf6f915cf4985e20ee6b0174981ff6e7af2aa7afe"
 
 
 def run(doc: dict) -> dict:
@@ -137,22 +137,33 @@ def test_random_legal_play_keeps_the_invariants(seed, steps):
 # ---------------------------------------------------------------- golden replay and figures
 @pytest.mark.slow
 def test_golden_bot_match_replays_to_its_hash():
+    """Two 25-minute halves bot against bot at 5 s of match time per action: the figures of
+    issue 5 (at least 200 flicks, a declared shot by each side) and the replay's hash."""
     referee = make_referee("one_touch", {"frames": False})
+    assert referee.half_s == 25 * 60
     final, log = play_match(referee, OneTouchBot(), OneTouchBot(), seconds_per_action=5, seed=GOLDEN_SEED)
     assert final.phase == "full_time"
     assert final.state_hash() == GOLDEN_HASH
     assert replay(referee, log).state_hash() == GOLDEN_HASH
     flicks = [a for a in log if a.type == "flick"]
     assert len(flicks) >= 200
+    s, declared = referee.initial_state(), set()
+    for action in log:
+        outcome = referee.apply(s, action)
+        declared |= {e.side for e in outcome.events if e.type == "shot_declared"}
+        s = outcome.state
     for side in ("home", "away"):
         assert any(a.type == "declare_shot" and a.side == side for a in log)
+        assert side in declared
 
 
 @pytest.mark.slow
 def test_bot_beats_passive_player_in_eight_of_ten():
     referee = make_referee("one_touch", {"frames": False})
-    wins = 0
+    wins, scores = 0, []
     for seed in range(10):
         final, _ = play_match(referee, OneTouchBot(), PassiveBot(), seconds_per_action=5, seed=seed)
+        assert final.phase == "full_time"
+        scores.append((seed, final.score["home"], final.score["away"]))
         wins += final.score["home"] > final.score["away"]
-    assert wins >= 8
+    assert wins >= 8, scores
