@@ -34,7 +34,9 @@ kind, ``restart`` event), ``score_goal``, ``start_kick_off``, ``start_goal_kick`
 
 Memo keys the base owns (JSON values in ``state.memo``): ``turn_no`` (turns played),
 ``shot`` (``{"side", "armed"}`` of a declared shot), ``period_overtime``, ``first_kick_off``,
-``placing`` (``{"stage", "order"}`` of a placing phase), ``penalty`` (``{"stage", "taker"}``),
+``placing`` (``{"stage", "order", "kind"}`` of a placing phase: a goal kick's arrangement, or a
+kick-off's formation, kind ``"kick_off"``, stages kicker then defender, each ``ready`` checked by
+``kick_off_formation_refusal``), ``penalty`` (``{"stage", "taker"}``),
 ``shootout`` (``{"kicks": {side: [bool]}, "first"}``), ``out`` (buttons off the table waiting
 to come back: ``[{"side", "piece", "spot", "turn"}]``), ``locked`` (``[[side, piece]]`` that
 may not play the next turn of their side).
@@ -386,6 +388,15 @@ class Referee:
         ctx = Ctx(now=0.0)
         return self.start_period_play(ctx, state, kick_off_side)
 
+    def reset_kick_off_formation(self, state: MatchState, side: str) -> MatchState:
+        """``side``'s buttons back in the default kick-off formation (a placing whose time ran
+        out with an illegal formation, rulebook §7)."""
+        kicker = state.restart.side if state.restart else state.to_move
+        default = self.kick_off_formation(kicker, state.home_attacks)[side]
+        group = {pid: (default[pid] if pid in default and pid != "gk" else p)
+                 for pid, p in state.pieces.get(side, {}).items()}
+        return state.replace(pieces={**{s: dict(g) for s, g in state.pieces.items()}, side: group})
+
     def start_kick_off(self, ctx: Ctx, state: MatchState, kicker: str, rule: str | None = None) -> MatchState:
         """Both sides set in the kick-off formation; the ball on the centre spot; ``kicker`` to move."""
         pieces = self.kick_off_formation(kicker, state.home_attacks)
@@ -618,6 +629,9 @@ class Referee:
                                 f"not {action.speed_mm_s:g}", self.section("table"))
         if not math.isfinite(action.angle_deg):
             raise RuleViolation("the angle must be a finite number of degrees", self.section("table"))
+        if (state.memo.get("placing") or {}).get("kind") == "kick_off":
+            raise RuleViolation("the kick-off formation is being placed: confirm with ready first",
+                                self.section("kick_off"))
         if (state.memo.get("placing") or {}).get("stage") is not None:
             raise RuleViolation("the buttons are being arranged: confirm with ready first",
                                 self.section("arrangement"))
@@ -782,7 +796,11 @@ class Referee:
     def on_turn_timeout(self, ctx: Ctx, state: MatchState) -> MatchState:
         """*hook* The side to move let its time run out. Base: a placing stage or the wait
         for a shot's keeper simply ends (as with ``ready``)."""
-        if state.phase == "shot_declared" or (state.memo.get("placing") or {}).get("stage") is not None \
+        placing = state.memo.get("placing") or {}
+        if placing.get("kind") == "kick_off" and placing.get("stage") is not None \
+                and self.kick_off_formation_refusal(state, state.to_move) is not None:
+            state = self.reset_kick_off_formation(state, state.to_move)
+        if state.phase == "shot_declared" or placing.get("stage") is not None \
                 or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
         ctx.emit("turn_timeout", side=state.to_move, rule=self.section("turn"))
@@ -846,6 +864,8 @@ class Referee:
         defended = defended_end(side, state.home_attacks)
         placing = state.memo.get("placing")
         near_ball = gap_to(at, r, state.ball, t.ball_radius) <= 60.0
+        if placing and placing.get("stage") is not None and placing.get("kind") == "kick_off":
+            return self.kick_off_place_refusal(state, action)
         if placing and placing.get("stage") is not None:
             half = placing["order"][int(placing["stage"])][1]
             in_defensive = end_sign(defended) * at[0] >= -r  # touching the midline: defensive
@@ -873,16 +893,73 @@ class Referee:
                 return RuleViolation("the penalty taker is placed by the ball", self.section("penalty"))
             return None
         if state.phase == "kick_off" and state.restart and state.restart.side == side:
-            if not t.entirely_in_half(at, r, defended):
-                return RuleViolation("at a kick-off buttons stand in their own half, not touching "
-                                     "the halfway line", self.section("kick_off"))
-            return None
+            return self.kick_off_place_refusal(state, action)
         if state.phase in RESTART_PHASES and state.restart and state.restart.side == side:
             if not near_ball:
                 return RuleViolation("the taker of a set piece is placed by the ball (within 6 cm)",
                                      self.section("arrangement"))
             return None
         return RuleViolation("buttons may not be placed now", self.section("arrangement"))
+
+    def kick_off_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """Rulebook §7, what no kick-off formation allows: a button outside its own half (or
+        touching the halfway line), a button of the defending side inside the centre circle.
+        The counts (5 by the line, the kicker's 2 in its half circle) are checked at ``ready``
+        (``kick_off_formation_refusal``)."""
+        t = self.table
+        r = t.button_radius
+        side, at = action.side, action.at
+        rule = self.section("kick_off")
+        if not t.entirely_in_half(at, r, defended_end(side, state.home_attacks)):
+            return RuleViolation("at a kick-off buttons stand in their own half, not touching "
+                                 "the halfway line", rule)
+        kicker = state.restart.side if state.restart else state.to_move
+        if side != kicker and math.hypot(*at) < t.centre_circle_radius + r:
+            return RuleViolation("at a kick-off no button of the defending side may be inside "
+                                 "the centre circle", rule)
+        return None
+
+    def kick_off_formation_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
+        """Rulebook §7: ``side``'s buttons form a legal kick-off formation: all in its own half
+        (none touching the halfway line), 5 within 6 cm of it (the other 5 anywhere in the
+        half); the defending side's none inside the centre circle; the kicking side's 2 wholly
+        inside the half centre circle in its own half (fewer buttons on the table: as many as
+        there are). ``None``: legal."""
+        t = self.table
+        r = t.button_radius
+        rule = self.section("kick_off")
+        s = end_sign(defended_end(side, state.home_attacks))
+        buttons = [(pid, p) for pid, p in sorted(state.pieces.get(side, {}).items()) if pid != "gk"]
+        kicker = state.restart.side if state.restart else state.to_move
+        for pid, p in buttons:
+            if s * p[0] <= r:
+                return RuleViolation(f"button {pid} is not in its own half (a button touching the "
+                                     "halfway line does not count)", rule)
+        near = sum(1 for _, p in buttons if s * p[0] - r <= 60.0)
+        if near < min(5, len(buttons)):
+            return RuleViolation(f"5 buttons stand within 6 cm of the halfway line (not touching it); "
+                                 f"there are {near}", rule)
+        circle = t.centre_circle_radius
+        if side != kicker:
+            inside = [pid for pid, p in buttons if math.hypot(*p) < circle + r]
+            if inside:
+                return RuleViolation(f"no button of the defending side may be inside the centre circle "
+                                     f"(button {inside[0]})", rule)
+        else:
+            inside = [pid for pid, p in buttons if math.hypot(*p) + r <= circle]
+            want = min(2, len(buttons))
+            if len(inside) != want:
+                return RuleViolation(f"the kicking side places 2 buttons inside the half centre circle "
+                                     f"in its own half; there are {len(inside)}", rule)
+        return None
+
+    def kick_off_placing(self, state: MatchState, stage: int) -> MatchState:
+        """The kick-off placing stages (rulebook §7): the kicking side, then the defending side,
+        each ended by ``ready`` once its formation is legal; then the kicker kicks off."""
+        kicker = state.restart.side if state.restart else state.to_move
+        order = [[kicker, "kick_off"], [other_side(kicker), "kick_off"]]
+        return state.replace(to_move=order[stage][0]).with_memo(
+            placing={"stage": stage, "order": order, "kind": "kick_off"})
 
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         if action.piece == "gk":
@@ -899,10 +976,20 @@ class Referee:
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") == "taker":
             state = state.with_memo(penalty={**dict(pen), "taker": action.piece})
+        if state.phase == "kick_off" and state.memo.get("placing") is None:
+            state = self.kick_off_placing(state, 0)  # the kicker's placing: ended by ready
         return state
 
     def on_ready(self, ctx: Ctx, state: MatchState, action: Ready) -> MatchState:
-        if state.phase == "shot_declared" or (state.memo.get("placing") or {}).get("stage") is not None \
+        placing = state.memo.get("placing") or {}
+        if state.phase == "kick_off" and (placing.get("kind") == "kick_off" or not placing):
+            # §7: a side's kick-off placing ends only with a legal formation
+            problem = self.kick_off_formation_refusal(state, action.side)
+            if problem is not None:
+                raise problem
+            if not placing:  # the kicker places nothing: the defending side may place now
+                return self.kick_off_placing(state, 1).replace(turn_started_s=ctx.now)
+        if state.phase == "shot_declared" or placing.get("stage") is not None \
                 or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
         if state.phase in RESTART_PHASES:

@@ -15,7 +15,13 @@ What it decides, by section:
   opponent defensive; 6 cm from opponents; 3 buttons in the offensive half; a button
   touching the halfway line is defensive); §5.2: nobody arranges when the ball went straight
   out from the kicking side's defensive half.
-- §6 keepers entirely within the goal area; §7 kick-off: two touches by different buttons, the
+- §6 keepers entirely within the goal area; §7 kick-off placing (base): the kicking side may
+  ``place`` (which opens its placing stage) and says ``ready``, then the defending side may place
+  and says ``ready``; each ``ready`` is refused unless the side's formation is legal (all its
+  buttons in its own half, none touching the halfway line, 5 within 6 cm of it; the defenders
+  none inside the centre circle; the kicker exactly 2 wholly inside its half circle), and a
+  placing whose time runs out puts an illegal formation back to the default one. A kick-off
+  flicked without any ``place``/``ready`` keeps the referee's formation. Then: two touches by different buttons, the
   first forward and staying in the circle, the second leaving it, else a technical foul; no
   shot on either. ``restart_after_goal = goal_kick`` is the friendly custom.
 - §8 buttons out come back touching the line where they left after the opponent's next turn and

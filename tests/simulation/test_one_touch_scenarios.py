@@ -74,7 +74,25 @@ def test_one_touch_scenario(path):
         assert matches(exp["state"], out["state"]), {k: out["state"].get(k) for k in exp["state"]}
     if "rejected" in exp:
         assert bool(out["rejected"]) == exp["rejected"], out["rejected"]
+    for part in exp.get("rejected_reason_contains", []):  # the readable reason and its section
+        assert out["rejected"] and part in out["rejected"]["reason"], (part, out["rejected"])
     assert run(doc) == out  # deterministic
+
+
+@pytest.mark.parametrize("kicker", ["home", "away"])
+@pytest.mark.parametrize("home_attacks", ["+x", "-x"])
+def test_default_kick_off_formation_is_legal(kicker, home_attacks):
+    """Rulebook §7: the referee's own kick-off formation passes its formation check, and both
+    sides' ``ready`` lead to the kick-off."""
+    referee = make_referee("one_touch", {})
+    state = referee.initial_state(kicker, home_attacks)
+    for side in ("home", "away"):
+        assert referee.kick_off_formation_refusal(state, side) is None
+    other = "away" if kicker == "home" else "home"
+    state = referee.apply(state, parse_action({"type": "ready", "side": kicker})).state
+    assert state.to_move == other
+    state = referee.apply(state, parse_action({"type": "ready", "side": other})).state
+    assert (state.to_move, state.phase, state.memo.get("placing")) == (kicker, "kick_off", None)
 
 
 def test_every_event_names_its_rule_in_a_bot_match():
