@@ -16,6 +16,7 @@ from .actions import parse_action
 from .errors import MalformedInput
 from .rules import RuleViolation, make_referee
 from .state import MatchState, canonical_json
+from .table import SIDES, Rect, Table, gap
 
 
 def _refuse_constant(name: str) -> Any:
@@ -28,6 +29,8 @@ def load(text: str) -> dict[str, Any]:
         doc = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise MalformedInput("(file)", f"not JSON: {exc}") from None
+    except RecursionError:
+        raise MalformedInput("(file)", "nested too deeply to be a scenario") from None
     if not isinstance(doc, Mapping):
         raise MalformedInput("(file)", "must be a JSON object")
     if "rules" not in doc:
@@ -45,18 +48,47 @@ def load(text: str) -> dict[str, Any]:
     return doc
 
 
+def check_positions(table: Table, state: MatchState) -> None:
+    """Refuses a state whose ball or pieces lie off the table (outside the rim) or overlap:
+    raises ``MalformedInput`` naming the first such field. Touching is allowed."""
+    tolerance = 0.01  # mm: positions are stored to the micrometre
+    discs: list[tuple[str, tuple[float, float], float]] = [("state.ball", state.ball, table.ball_radius)]
+    if not table.on_surface(state.ball, table.ball_radius):
+        raise MalformedInput("state.ball", "lies off the table")
+    hx, hy = table.keeper_half
+    for side in SIDES:
+        for pid, at in state.pieces.get(side, {}).items():
+            where = f"state.pieces.{side}.{pid}"
+            if pid == "gk":
+                if not table.surface.contains_rect(at, hx, hy):
+                    raise MalformedInput(where, "lies off the table")
+                keeper = Rect(at[0] - hx, at[1] - hy, at[0] + hx, at[1] + hy)
+                for other, other_at, other_r in discs:
+                    if other_r > tolerance and keeper.touches_disc(other_at, other_r - tolerance):
+                        raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
+                continue
+            if not table.on_surface(at, table.button_radius):
+                raise MalformedInput(where, "lies off the table")
+            for other, other_at, other_r in discs:
+                if gap(at, table.button_radius, other_at, other_r) < -tolerance:
+                    raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
+            discs.append((where, at, table.button_radius))
+
+
 def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:
     """Runs a parsed scenario; returns the output document. Raises ``MalformedInput``."""
     try:
         referee = make_referee(doc["rules"], doc.get("params"))
     except MalformedInput:
         raise
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         message = str(exc)
-        field = message.split(" ", 1)[0] if message.startswith("params.") else (
-            "rules" if message.startswith("unknown rule set") else "params")
-        raise MalformedInput(field, message) from None
+        if message.startswith("params."):
+            field, _, problem = message.partition(" ")
+            raise MalformedInput(field, problem) from None
+        raise MalformedInput("rules" if message.startswith("unknown rule set") else "params", message) from None
     state = MatchState.from_json(doc["state"])
+    check_positions(referee.table, state)
     actions = [parse_action(a, f"actions[{i}]", t_offset=state.clock_s)
                for i, a in enumerate(doc["actions"])]
     events: list[dict[str, Any]] = []
@@ -88,7 +120,10 @@ def main(argv: list[str]) -> int:
         with open(args[0], encoding="utf-8") as f:
             text = f.read()
     except OSError as exc:
-        print(f"(file): cannot read {args[0]}: {exc.strerror}", file=sys.stderr)
+        print(f"malformed scenario: (file): cannot read {args[0]}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print("malformed scenario: (file): not UTF-8 text", file=sys.stderr)
         return 2
     try:
         out = run(load(text), frames=frames)

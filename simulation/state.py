@@ -242,11 +242,22 @@ def _freeze_pieces(pieces: Mapping[str, Mapping[str, Vec]]) -> Mapping[str, Mapp
 
 def parse_number(value: Any, where: str, *, minimum: float | None = None) -> float:
     """A finite JSON number (not a bool, not NaN); raises ``MalformedInput`` naming ``where``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise MalformedInput(where, f"must be a finite number, not {_short(value)}")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        raise MalformedInput(where, "must be a finite number, not an integer that large") from None
+    if not math.isfinite(number):
         raise MalformedInput(where, f"must be a finite number, not {value!r}")
-    if minimum is not None and value < minimum:
+    if minimum is not None and number < minimum:
         raise MalformedInput(where, f"must be >= {minimum}, not {value!r}")
-    return float(value)
+    return number
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_vec(value: Any, where: str) -> Vec:

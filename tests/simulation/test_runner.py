@@ -84,7 +84,23 @@ MALFORMED = [
     (_mutate(lambda d: d["actions"][0].pop("angle_deg")), "actions[0].angle_deg"),
     (_mutate(lambda d: d.update(actions={})), "actions"),
     (_mutate(lambda d: d.update(params={"button_diameter": 90})), "params.button_diameter"),
+    (_mutate(lambda d: d.update(params={"turn_seconds": "abc"})), "params.turn_seconds"),
+    (_mutate(lambda d: d["actions"][0].update(speed_mm_s=10**400)), "actions[0].speed_mm_s"),
+    (_mutate(lambda d: d["state"].update(ball=[10**400, 0])), "state.ball[0]"),
+    (_mutate(lambda d: d["state"].update(phase="bogus")), "state.phase"),
+    (_mutate(lambda d: d["state"]["pieces"]["home"].update({"7": [99999, 0]})), "state.pieces.home.7"),
+    (_mutate(lambda d: d["state"].update(ball=[0, 99999])), "state.ball"),
+    (_mutate(lambda d: d["state"]["pieces"]["home"].update({"7": [-165, 0]})), "state.pieces.home.7"),
+    (_mutate(lambda d: d["state"]["pieces"]["away"].update({"3": [790, 0]})), "state.pieces.away."),
+    ('{"rules": "mbs", "state": ' + "[" * 100000 + "]" * 100000 + "}", "(file)"),
 ]
+
+
+def test_a_file_that_is_not_utf8_exits_2(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"rules": "mbs", "name": "Ponte Preta é", "state": {}, "actions": []}'.encode("latin-1"))
+    proc = run(path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "(file)" in proc.stderr
 
 
 @pytest.mark.parametrize("doc, field", MALFORMED)
