@@ -27,7 +27,9 @@ What it decides, by section:
 - §8 buttons out come back touching the line where they left after the opponent's next turn and
   sit out their side's following turn (but may take a set piece); an opposing button ending a
   turn in the goal area goes to the penalty-area side of the goal-area line at its entry point
-  (an own button is left where it is, the side's choice); a blocked spot keeps it off the table.
+  (a blocked spot keeps it off the table); an own button there is left where it is unless its
+  side, in one of its turns while it is still there, ``place``s it on that same spot (the only
+  spot allowed; a blocked spot is refused, so it stays).
 - §9 direct fouls (a button of the side to move touching an opposing button or keeper before or
   with the ball): opponents pushed 6 cm from the spot; a 2-touch free kick in the taker's
   defensive half, a direct free kick (declare a shot, or take it as 2 touches) in its offensive
@@ -54,7 +56,7 @@ import math
 from collections.abc import Mapping
 from itertools import combinations
 
-from ..actions import Flick
+from ..actions import Flick, Place
 from ..physics import piece_key, split_key
 from ..state import MatchState, round_pos
 from ..table import SIDES, Vec, attacked_end, defended_end, end_sign, other_side
@@ -328,7 +330,65 @@ class OneTouchReferee(Referee):
                     out.append({"side": side, "piece": pid, "spot": list(spot), "turn": 0, "due": True})
                 ctx.emit("piece_moved", side=side, piece=pid, at=spot, rule=self.section("goal_area"),
                          reason="goal_area")
-        return state.with_memo(out=out or None)
+        return self.own_goal_area_buttons(state.with_memo(out=out or None), facts)
+
+    def own_goal_area_buttons(self, state: MatchState, facts: FlickFacts) -> MatchState:
+        """§8: an own button that ends a turn in its goal area may be left there or moved to the
+        penalty-area side of the goal-area line at its entry point, as its side chooses. The
+        choice is a ``place`` of that button on that spot in a turn of its side while it is still
+        in the area (memo ``goal_area_choice``: ``[{"side", "piece", "spot"}]``; the spot of its
+        first entry is kept while it stays)."""
+        t = self.table
+        r = t.button_radius
+        before = {(e["side"], e["piece"]): e["spot"] for e in state.memo.get("goal_area_choice", ())}
+        choices = []
+        for side in SIDES:
+            own_end = defended_end(side, state.home_attacks)
+            area = t.goal_area(own_end)
+            for pid, p in sorted(state.pieces.get(side, {}).items()):
+                if pid == "gk" or not area.touches_disc(p, r) or \
+                        (abs(abs(p[0]) - t.half_length) <= r and not area.touches_disc(p, r - 0.5)):
+                    continue
+                spot = before.get((side, pid)) or list(self.goal_area_exit(own_end, p, _start_of(facts, side, pid)))
+                choices.append({"side": side, "piece": pid, "spot": list(spot)})
+        return state.with_memo(goal_area_choice=choices or None)
+
+    def goal_area_choice(self, state: MatchState, side: str, piece: str) -> Vec | None:
+        """Where ``side`` may move its button ``piece`` out of its own goal area (§8), if it may."""
+        p = state.piece(side, piece)
+        t = self.table
+        if piece == "gk" or p is None or \
+                not t.goal_area(defended_end(side, state.home_attacks)).touches_disc(p, t.button_radius):
+            return None
+        for e in state.memo.get("goal_area_choice", ()):
+            if e["side"] == side and e["piece"] == piece:
+                return (float(e["spot"][0]), float(e["spot"][1]))
+        return None
+
+    def place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """Besides the base's placing: §8, the own button in its own goal area moved to the
+        penalty-area side of the goal-area line at its entry point, and nowhere else."""
+        busy = (state.memo.get("placing") or {}).get("stage") is not None or state.memo.get("penalty")
+        spot = None if busy else self.goal_area_choice(state, action.side, action.piece)
+        if spot is None:
+            return super().place_refusal(state, action)
+        if math.dist(spot, action.at) > 1.0:
+            return RuleViolation(f"button {action.piece} may be left in its goal area or placed just "
+                                 f"outside the goal-area line where it entered, at [{spot[0]:g}, {spot[1]:g}], "
+                                 "nowhere else", self.section("goal_area"))
+        return None
+
+    def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
+        busy = (state.memo.get("placing") or {}).get("stage") is not None or state.memo.get("penalty")
+        choice = None if busy or action.piece == "gk" else self.goal_area_choice(state, action.side, action.piece)
+        new = super().on_place(ctx, state, action)
+        if choice is not None:
+            left = [e for e in new.memo.get("goal_area_choice", ())
+                    if not (e["side"] == action.side and e["piece"] == action.piece)]
+            new = new.with_memo(goal_area_choice=left or None)
+            ctx.emit("piece_moved", side=action.side, piece=action.piece, at=round_pos(action.at),
+                     rule=self.section("goal_area"), reason="goal_area_choice")
+        return new
 
     def goal_area_exit(self, end: str, p: Vec, start: Vec | None) -> Vec:
         """The centre of a button whose edge barely touches the goal area's line at the point
