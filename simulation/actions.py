@@ -66,9 +66,14 @@ class PlaceGoalkeeper(Action):
     at: Vec = (0.0, 0.0)
 
 
+BALL_PIECE = "ball"  # the piece id of the ball, accepted by ``place`` only (a goal kick's ball, rulebook §5.1)
+
+
 @dataclass(frozen=True)
 class Place(Action):
-    """Put ``piece`` of ``side`` ``at`` [x, y] mm: positioning for a set piece or a goal-kick arrangement."""
+    """Put ``piece`` of ``side`` ``at`` [x, y] mm: positioning for a set piece or a goal-kick
+    arrangement. ``piece`` may be ``"ball"`` (``BALL_PIECE``): the ball moved by the side to
+    move, where the rules allow it (one_touch: within the penalty area at a goal kick)."""
 
     type: ClassVar[str] = "place"
     side: str = "home"
@@ -120,8 +125,9 @@ def parse_action(data: Any, where: str = "action", *, t_offset: float = 0.0) -> 
         piece = data.get("piece")
         if not isinstance(piece, str):
             raise MalformedInput(f"{where}.piece", "must be a piece id string ('1'..'10' or 'gk')")
-        if piece not in PIECE_IDS:
-            raise MalformedInput(f"{where}.piece", f"no piece {piece!r}: ids are '1'..'10' and 'gk'")
+        if piece not in PIECE_IDS and not (cls is Place and piece == BALL_PIECE):
+            also = " ('ball' too for a place)" if cls is Place else ""
+            raise MalformedInput(f"{where}.piece", f"no piece {piece!r}: ids are '1'..'10' and 'gk'{also}")
         kwargs["piece"] = piece
     for key in ("angle_deg", "speed_mm_s"):
         if key in names:

@@ -25,7 +25,8 @@ How an action is applied (``Referee.apply``):
    ``judge_flick`` (or ``judge_shootout_kick`` in the shoot-out), then ``after_turn`` (turn
    counter, buttons waiting to come back (§8), hook ``end_of_turn``, a period in overtime ends).
 4. ``declare_shot`` -> hook ``shot_refusal``; ``shot_declared`` phase, the defender to move.
-   ``place_goalkeeper`` -> hook ``keeper_refusal``. ``place`` -> hook ``place_refusal``.
+   ``place_goalkeeper`` -> hook ``keeper_refusal``. ``place`` -> hook ``place_refusal`` (of the
+   ball, piece ``"ball"``: hook ``ball_place_refusal``).
    ``ready`` -> ends the wait for a shot, or a placing stage (``next_placing_stage``).
 
 Helpers for the hooks: ``award_restart`` (ball to the spot, the offenders pushed back, phase =
@@ -48,7 +49,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
+from ..actions import BALL_PIECE, Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
 from ..events import RuleEvent
 from ..physics import BALL, Contact, Crossing, FlickResult, piece_key, resolve_flick, split_key
 from ..state import MatchState, Restart, round_pos
@@ -961,9 +962,30 @@ class Referee:
         return state.replace(to_move=order[stage][0]).with_memo(
             placing={"stage": stage, "order": order, "kind": "kick_off"})
 
+    def ball_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """*hook* Why the side to move may not put the ball ``action.at`` now (``place`` with
+        piece ``"ball"``). Base: never."""
+        return RuleViolation("the ball may not be placed now", self.section("arrangement"))
+
+    def on_place_ball(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
+        """The ball moved by hand where ``ball_place_refusal`` allows it; a pending restart's
+        ``at`` follows it."""
+        problem = self.ball_place_refusal(state, action)
+        if problem is not None:
+            raise problem
+        if not self.ball_fits(state, action.at):
+            raise RuleViolation("the ball would overlap a piece there", self.section("arrangement"))
+        ball = round_pos(action.at)
+        restart = state.restart
+        if restart is not None:
+            restart = Restart(restart.kind, restart.side, ball)
+        return state.replace(ball=ball, restart=restart)
+
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         if action.piece == "gk":
             return self.on_place_goalkeeper(ctx, state, PlaceGoalkeeper(side=action.side, at=action.at))
+        if action.piece == BALL_PIECE:
+            return self.on_place_ball(ctx, state, action)
         problem = self.place_refusal(state, action)
         if problem is not None:
             raise problem

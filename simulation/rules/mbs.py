@@ -55,7 +55,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Flick, Place, PlaceGoalkeeper, Ready
+from ..actions import BALL_PIECE, Flick, Place, PlaceGoalkeeper, Ready
 from ..physics import BALL, Contact, Crossing, split_key
 from ..state import MatchState, round_pos
 from ..table import SIDES, Vec, defended_end, distance, end_sign, other_side
@@ -483,6 +483,8 @@ class MbsReferee(Referee):
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         if action.piece == "gk":
             return self.on_place_goalkeeper(ctx, state, PlaceGoalkeeper(side=action.side, at=action.at))
+        if action.piece == BALL_PIECE:
+            raise RuleViolation("the ball is never placed by hand", BANDA)
         if state.piece(action.side, action.piece) is None:
             raise RuleViolation(f"{action.side}'s button {action.piece} is not on the table", BANDA)
         problem = self.place_refusal(state, action)

@@ -9,7 +9,9 @@ What it decides, by section:
   2-touch restart; the defender places its keeper and says ``ready`` (or its
   ``shot_wait_seconds`` run out); a period ending just after a declaration (or a direct foul)
   still lets the shot (or free kick) be taken; a shot that fouls gives the opponent its free kick.
-- §5 goal kicks: the ball where it lies in the penalty area (else in front of the goal area);
+- §5 goal kicks: the ball where it lies in the penalty area (else in front of the goal area),
+  and the taker may move it (``place`` with piece ``"ball"``, while it is to move) anywhere
+  wholly inside its own penalty area before the kick;
   a ball ending a turn wholly inside a goal area, or entering the goal without a goal, is a
   goal kick; the arranging stages (taker offensive, opponent offensive, taker defensive,
   opponent defensive; 6 cm from opponents; 3 buttons in the offensive half; a button
@@ -376,6 +378,18 @@ class OneTouchReferee(Referee):
             return RuleViolation(f"button {action.piece} may be left in its goal area or placed just "
                                  f"outside the goal-area line where it entered, at [{spot[0]:g}, {spot[1]:g}], "
                                  "nowhere else", self.section("goal_area"))
+        return None
+
+    def ball_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """§5.1: at its goal kick the taker may put the ball anywhere (wholly) inside its own
+        penalty area, before the kick."""
+        rule = self.section("goal_kick")
+        if state.phase != "goal_kick" or state.restart is None or state.restart.side != action.side:
+            return RuleViolation("the ball is placed by hand only by the side taking a goal kick", rule)
+        t = self.table
+        if not t.wholly_in_penalty_area(action.at, t.ball_radius, defended_end(action.side, state.home_attacks)):
+            return RuleViolation("at a goal kick the ball is placed anywhere inside the kicking side's "
+                                 "own penalty area", rule)
         return None
 
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:

@@ -79,6 +79,22 @@ def test_one_touch_scenario(path):
     assert run(doc) == out  # deterministic
 
 
+def test_ball_is_a_piece_id_for_place_only():
+    """§5.1: ``place`` accepts the piece id "ball" (the goal kick's ball); no other action does,
+    and the MBS referee refuses it."""
+    from simulation.errors import MalformedInput
+
+    place = parse_action({"type": "place", "side": "home", "piece": "ball", "at": [-600, 0]})
+    assert (place.piece, place.at) == ("ball", (-600.0, 0.0))
+    with pytest.raises(MalformedInput) as info:
+        parse_action({"type": "flick", "side": "home", "piece": "ball", "angle_deg": 0, "speed_mm_s": 1})
+    assert info.value.args and "piece" in str(info.value)
+    mbs = make_referee("mbs", {})
+    state = mbs.initial_state()
+    with pytest.raises(RuleViolation):
+        mbs.apply(state, place)
+
+
 @pytest.mark.parametrize("kicker", ["home", "away"])
 @pytest.mark.parametrize("home_attacks", ["+x", "-x"])
 def test_default_kick_off_formation_is_legal(kicker, home_attacks):
