@@ -4,8 +4,10 @@ Send it as ``Authorization: Token <key>``. The browser uses its session (with CS
 """
 from drf_spectacular.utils import extend_schema
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.settings import api_settings
 
 
 @extend_schema(summary="Obtain the API token of a user (username and password)", tags=["auth"])
 class ObtainTokenView(ObtainAuthToken):
-    pass
+    # the project's parsers (ObtainAuthToken names DRF's own JSON parser)
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES

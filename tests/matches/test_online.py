@@ -310,3 +310,16 @@ def test_check_in_endpoint(stub_referee):
     client.force_authenticate(away)
     assert client.post(f"/api/matches/{match.pk}/check-in/").json()["status"] == "live"
     assert client.post(f"/api/matches/{match.pk}/check-in/").status_code == 409
+
+
+@pytest.mark.parametrize("url", ["/api/matches/{pk}/actions/", "/api/matches/practice/", "/api/auth/token/"])
+def test_deeply_nested_json_is_a_400_not_a_500(live, url):
+    match, home, _ = live
+    client = APIClient()
+    client.force_authenticate(home)
+    body = '{"seq": 1, "action": ' + "[" * 100000 + "]" * 100000 + "}"
+    response = client.post(url.format(pk=match.pk), body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert "nested" in response.json()["detail"]
+    match.refresh_from_db()
+    assert match.seq == 0
