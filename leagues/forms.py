@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.text import slugify
 
 from leagues.models import Club, Competition, Player, TiebreakPreset
@@ -38,6 +39,16 @@ class CompetitionForm(forms.ModelForm):
                 for name in FORMAT_FIELDS:
                     self.fields[name].disabled = True
                     self.fields[name].help_text = "Fixed: the fixtures are drawn."
+
+    def _update_errors(self, errors):
+        # the model's check of the match settings may blame a field this form does not show
+        if hasattr(errors, "error_dict"):
+            shown: dict = {}
+            for field, errs in errors.error_dict.items():
+                key = field if field in self.fields else NON_FIELD_ERRORS
+                shown.setdefault(key, []).extend(errs)
+            errors = ValidationError(shown)
+        super()._update_errors(errors)
 
     def clean_slug(self):
         slug = self.cleaned_data.get("slug") or ""

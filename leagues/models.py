@@ -10,6 +10,8 @@ import secrets
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -28,6 +30,25 @@ class TiebreakPreset(models.TextChoices):
     FIFA_2026 = "fifa_2026", "FIFA World Cup 2026"
     UEFA_EURO = "uefa_euro", "UEFA EURO"
     CUSTOM = "custom", "Custom list of criteria"
+
+
+# A competition's first round is played between these days (its later rounds follow it).
+FIRST_DATE_MIN = date(1900, 1, 1)
+FIRST_DATE_MAX = date(2200, 12, 31)
+DAYS_BETWEEN_ROUNDS = (1, 365)
+
+
+def bounds(low: int, high: int) -> list:
+    """Validators of a number from ``low`` to ``high`` inclusive."""
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
+def validate_first_date(value: date) -> None:
+    if value is not None and not FIRST_DATE_MIN <= value <= FIRST_DATE_MAX:
+        raise ValidationError(
+            f"Give a date from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}.",
+            code="first_date_range",
+        )
 
 
 class InvalidTransition(ValueError):
@@ -173,18 +194,18 @@ class Competition(models.Model):
     )
 
     # Match format (§3)
-    halves = models.PositiveSmallIntegerField(default=2)
-    half_minutes = models.PositiveSmallIntegerField(default=25)
+    halves = models.PositiveSmallIntegerField(default=2, validators=bounds(1, 2))
+    half_minutes = models.PositiveSmallIntegerField(default=25, validators=bounds(1, 90))
     extra_time = models.BooleanField(default=True, help_text="A drawn knockout match goes to extra time.")
-    extra_time_minutes = models.PositiveSmallIntegerField(default=5, help_text="Each of two periods.")
+    extra_time_minutes = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 30), help_text="Each of two periods.")
     shootout = models.BooleanField(default=True, help_text="Then a penalty shoot-out.")
-    shootout_kicks = models.PositiveSmallIntegerField(default=5)
+    shootout_kicks = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 10))
 
     # Points and tie-breaks (§5)
-    points_win = models.PositiveSmallIntegerField(default=3)
-    points_draw = models.PositiveSmallIntegerField(default=1)
-    points_loss = models.PositiveSmallIntegerField(default=0)
-    points_bye = models.PositiveSmallIntegerField(default=0, help_text="A bye gives no points unless set here.")
+    points_win = models.PositiveSmallIntegerField(default=3, validators=bounds(0, 10))
+    points_draw = models.PositiveSmallIntegerField(default=1, validators=bounds(0, 10))
+    points_loss = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10))
+    points_bye = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10), help_text="A bye gives no points unless set here.")
     tiebreak_preset = models.CharField(
         max_length=20, choices=TiebreakPreset.choices, default=TiebreakPreset.FISTF
     )
@@ -208,8 +229,8 @@ class Competition(models.Model):
     )
 
     # Scheduling
-    first_date = models.DateField(null=True, blank=True)
-    days_between_rounds = models.PositiveSmallIntegerField(default=7)
+    first_date = models.DateField(null=True, blank=True, validators=[validate_first_date])
+    days_between_rounds = models.PositiveSmallIntegerField(default=7, validators=bounds(*DAYS_BETWEEN_ROUNDS))
 
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_competitions"
@@ -245,6 +266,12 @@ class Competition(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The match settings are played by the referee: refuse those it would refuse."""
+        errors = match_settings_errors(self)
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def criteria(self) -> list[str]:
         """The ordered criterion keys, points first (§5)."""
@@ -259,6 +286,32 @@ class Competition(models.Model):
         if self.first_date is None:
             return None
         return self.first_date + timedelta(days=self.days_between_rounds * (number - 1))
+
+
+MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+                  "rule_params")
+
+
+def match_settings_errors(source, *, rule_set: str | None = None) -> dict[str, str]:
+    """``{field: message}`` for the match settings of ``source`` (a competition, or a mapping
+    of its fields) that its referee refuses; empty when they are playable. The one check of the
+    model, the API serializer and the organiser form (``matches.services.referee``)."""
+    from matches.services.referee import RuleParamsError, check_competition_params
+
+    def get(name):
+        return source[name] if isinstance(source, dict) else getattr(source, name)
+
+    rule_set = rule_set or get("rule_set")
+    if rule_set not in Competition.RuleSet.values:
+        return {}  # the choices refuse it
+    values = {name: get(name) for name in MATCH_SETTINGS}
+    if any(value is None for value in values.values()):
+        return {}  # a missing value is refused by its own field
+    try:
+        check_competition_params(rule_set, **values)
+    except RuleParamsError as exc:
+        return {exc.field: str(exc)}
+    return {}
 
 
 class Entrant(models.Model):

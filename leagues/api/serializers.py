@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from leagues.models import (
+    MATCH_SETTINGS,
     Club,
     ClubMembership,
     Competition,
@@ -20,6 +21,7 @@ from leagues.models import (
     Season,
     Stage,
     Standing,
+    match_settings_errors,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.ranking import CRITERIA, validate_criteria
@@ -180,6 +182,9 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
         if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
+        if errors:
+            raise serializers.ValidationError(errors)
         if self.instance is None and not attrs.get("slug"):
             base = slugify(attrs.get("name", ""))[:70] or "competition"
             slug, n = base, 2

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from leagues.models import Fixture
 from matches.models import ActionRequest, Match, MatchAction
-from matches.services.referee import kickoff_state, referee_for
+from matches.services.referee import RuleParamsError, check_rule_params, kickoff_state, referee_for
 from simulation.actions import Action, Flick, parse_action
 from simulation.errors import MalformedInput
 from simulation.rules import RuleViolation
@@ -268,8 +268,8 @@ def practice_create(
         raise PlayError(400, "malformed", "side must be 'home' or 'away'", field="side")
     params = frozen_params(rule_params={"halves": 2, "half_minutes": 5, **(rule_params or {})})
     try:
-        referee_for(rule_set, params)
-    except ValueError as exc:
+        check_rule_params(rule_set, params)
+    except RuleParamsError as exc:
         raise PlayError(400, "malformed", str(exc), field="rule_params") from exc
     computer = "away" if side == "home" else "home"
     with transaction.atomic():
@@ -335,7 +335,12 @@ def _maybe_kick_off(match: Match, now: datetime) -> None:
         if match.status == Match.Status.SCHEDULED and (match.home_checked_in_at or match.away_checked_in_at):
             match.set_status(Match.Status.CHECKED_IN, now=now)
         return
-    referee = referee_for(match.rule_set, params_of(match))
+    try:
+        referee = referee_for(match.rule_set, params_of(match))
+    except (ValueError, TypeError, OverflowError) as exc:
+        # settings stored before they were checked: refuse the kick-off, do not crash
+        raise PlayError(400, "bad_rules", f"this match cannot be played under its rules: {exc}",
+                        field="rule_params") from exc
     state = referee.initial_state() if hasattr(referee, "initial_state") else kickoff_state()
     match.set_status(Match.Status.LIVE, now=now, save=False)
     match.initial_state = state.to_json()

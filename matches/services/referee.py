@@ -54,3 +54,83 @@ def _referee(rule_set: str, params_json: str, override: str) -> Referee:
 def referee_for(rule_set: str, params: Mapping[str, Any]) -> Referee:
     """The referee of ``rule_set`` with ``params``; raises ``ValueError`` for a bad rule set."""
     return _referee(rule_set, json.dumps(dict(params), sort_keys=True), settings.MATCHES_REFEREE_OVERRIDE)
+
+
+# --- checking rule-set parameters before they are stored ----------------------------------------
+
+
+def _known_params() -> frozenset[str]:
+    from dataclasses import fields
+
+    from simulation.rules.base import DEFAULT_PARAMS
+    from simulation.rules.mbs import MBS_DEFAULTS
+    from simulation.table import Table
+
+    return frozenset(DEFAULT_PARAMS) | frozenset(MBS_DEFAULTS) | frozenset(f.name for f in fields(Table))
+
+
+KNOWN_PARAMS = _known_params()
+# the match format (§3) a competition stores in its own fields, passed to the referee as params
+FORMAT_PARAMS = ("halves", "half_minutes", "extra_time_minutes", "shootout_kicks")
+
+
+class RuleParamsError(ValueError):
+    """Parameters a referee refuses; ``field`` is the parameter's name (or ``"rule_params"``)."""
+
+    def __init__(self, message: str, field: str = "rule_params"):
+        super().__init__(message)
+        self.field = field
+
+
+def check_rule_params(rule_set: str, params: Any) -> Referee:
+    """The real referee of ``rule_set`` built with ``params`` (never the test override), so that
+    parameters are checked before a match is stored or played. Raises ``RuleParamsError`` (a
+    ``ValueError``) for an object that is not one, an unknown key, or a value the referee refuses;
+    its ``field`` is the parameter's name when the referee named one."""
+    if not isinstance(params, Mapping):
+        raise RuleParamsError("rule_params must be an object")
+    unknown = sorted(str(key) for key in params if key not in KNOWN_PARAMS)
+    if unknown:
+        raise RuleParamsError(f"unknown rule parameter(s): {', '.join(unknown)}")
+    try:
+        return make_referee(rule_set, params)
+    except (OverflowError, TypeError) as exc:
+        raise RuleParamsError(f"a rule parameter is out of range: {exc}") from exc
+    except ValueError as exc:
+        message = str(exc)
+        field = "rule_params"
+        if message.startswith("params."):
+            field = message[len("params."):].split(" ", 1)[0]
+        raise RuleParamsError(message, field) from exc
+
+
+def competition_params(
+    *, halves: int, half_minutes: int, extra_time: bool, extra_time_minutes: int, shootout: bool,
+    shootout_kicks: int, rule_params: Mapping[str, Any] | None, knockout: bool = True,
+) -> dict[str, Any]:
+    """The parameters a competition's match is played under: its match format, then its
+    ``rule_params`` (which win)."""
+    params: dict[str, Any] = {
+        "halves": halves, "half_minutes": half_minutes, "knockout": knockout,
+        # a switched-off extra time or shoot-out is a length of nothing
+        "extra_time_minutes": extra_time_minutes if extra_time else 0,
+        "shootout_kicks": shootout_kicks if shootout else 0,
+    }
+    params.update(rule_params or {})
+    return params
+
+
+def check_competition_params(rule_set: str, **match_format: Any) -> None:
+    """Checks a competition's match settings (``competition_params``' arguments) with the referee.
+
+    Raises ``RuleParamsError``: its ``field`` is the competition field to blame (a match-format
+    field, or ``rule_params`` when the parameter came from there or has no field of its own)."""
+    rule_params = match_format.get("rule_params")
+    if not isinstance(rule_params, Mapping):
+        raise RuleParamsError("rule_params must be an object")
+    try:
+        check_rule_params(rule_set, competition_params(**match_format))
+    except RuleParamsError as exc:
+        if exc.field not in FORMAT_PARAMS or exc.field in rule_params:
+            exc.field = "rule_params"
+        raise

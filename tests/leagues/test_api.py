@@ -271,6 +271,23 @@ BAD_COMPETITION = [
     ({"name": "X", "rule_params": [1, 2]}, "rule_params"),
     ({"name": "X", "first_date": "yesterday"}, "first_date"),
     ({"name": "X" * 300}, "name"),
+    # match settings the referee would refuse at check-in
+    ({"name": "X", "halves": 3}, "halves"),
+    ({"name": "X", "halves": 10**9}, "halves"),
+    ({"name": "X", "half_minutes": 0}, "half_minutes"),
+    ({"name": "X", "half_minutes": 91}, "half_minutes"),
+    ({"name": "X", "extra_time_minutes": 31}, "extra_time_minutes"),
+    ({"name": "X", "shootout_kicks": 11}, "shootout_kicks"),
+    ({"name": "X", "points_win": 11}, "points_win"),
+    ({"name": "X", "points_bye": 11}, "points_bye"),
+    ({"name": "X", "days_between_rounds": 0}, "days_between_rounds"),
+    ({"name": "X", "days_between_rounds": 366}, "days_between_rounds"),
+    ({"name": "X", "first_date": "9999-12-31"}, "first_date"),
+    ({"name": "X", "rule_params": {"turn_seconds": "abc"}}, "rule_params"),
+    ({"name": "X", "rule_params": {"foo": 1}}, "rule_params"),
+    ({"name": "X", "rule_params": {"halves": 3}}, "rule_params"),
+    ({"name": "X", "rule_params": {"turn_seconds": 10**400}}, "rule_params"),
+    ({"name": "X", "rule_set": "mbs", "rule_params": {"violent_foul_speed_mm_s": -1}}, "rule_params"),
 ]
 
 
@@ -463,3 +480,13 @@ def test_schema_and_docs_are_served_offline():
         assert path in paths, path
     docs = client.get("/api/docs/").content.decode()
     assert "swagger-ui" in docs and "cdn" not in docs.lower() and "/static/drf_spectacular_sidecar/" in docs
+
+
+def test_good_match_settings_are_accepted():
+    world = build_world()
+    body = {"halves": 1, "half_minutes": 10, "extra_time_minutes": 0, "shootout_kicks": 3,
+            "rule_params": {"turn_seconds": 20}, "first_date": "2027-01-09", "days_between_rounds": 14}
+    response = client_for(world).patch("/api/competitions/liga/", body, format="json")
+    assert response.status_code == 200, response.content
+    world.competition.refresh_from_db()
+    assert world.competition.halves == 1 and world.competition.rule_params == {"turn_seconds": 20}

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues.models import Fixture, Standing
+from leagues.models import Competition, Fixture, Standing
 from matches.models import ActionRequest, Match, MatchAction, Result
 from matches.services import deadlines, online
 from tests.matches.conftest import T0, at, make_league, users_of
@@ -310,6 +310,33 @@ def test_check_in_endpoint(stub_referee):
     client.force_authenticate(away)
     assert client.post(f"/api/matches/{match.pk}/check-in/").json()["status"] == "live"
     assert client.post(f"/api/matches/{match.pk}/check-in/").status_code == 409
+
+
+def test_check_in_under_rules_stored_unchecked_is_a_400_not_a_500():
+    competition = make_league(2, slug="checkin-bad-rules")
+    Competition.objects.filter(pk=competition.pk).update(halves=3, rule_params={"turn_seconds": "abc"})
+    fixture = competition.fixtures.get()
+    home, away = users_of(fixture)
+    match = online.match_create_online(fixture=fixture, scheduled_at=timezone.now())
+    client = APIClient()
+    client.force_authenticate(home)
+    assert client.post(f"/api/matches/{match.pk}/check-in/").status_code == 200
+    client.force_authenticate(away)
+    response = client.post(f"/api/matches/{match.pk}/check-in/")
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == "rule_params" and "rules" in response.json()["detail"]
+    match.refresh_from_db()
+    assert match.status != Match.Status.LIVE and match.away_checked_in_at is None
+
+
+def test_practice_refuses_bad_rule_params_with_the_shared_check(stub_referee):
+    from django.contrib.auth import get_user_model
+
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.create_user(username="learner-bad"))
+    for params in ({"turn_seconds": "abc"}, {"foo": 1}, {"halves": 3}):
+        response = client.post("/api/matches/practice/", {"rule_params": params}, format="json")
+        assert response.status_code == 400 and response.json()["field"] == "rule_params", (params, response.content)
 
 
 @pytest.mark.parametrize("url", ["/api/matches/{pk}/actions/", "/api/matches/practice/", "/api/auth/token/"])
