@@ -48,7 +48,7 @@ def user_errors(default_field: str):
     except ResultError as exc:
         raise ValidationError({exc.field: [exc.message]}) from exc
     except (ScheduleError, EntrantError) as exc:
-        raise ValidationError({default_field: [str(exc)]}) from exc
+        raise ValidationError({getattr(exc, "field", None) or default_field: [str(exc)]}) from exc
 
 
 class ApiMixin:

@@ -13,11 +13,40 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues import scheduling
-from leagues.models import Competition, Entrant, Fixture, Group, Round, Stage
+from leagues.models import (
+    DAYS_BETWEEN_ROUNDS,
+    FIRST_DATE_MAX,
+    FIRST_DATE_MIN,
+    Competition,
+    Entrant,
+    Fixture,
+    Group,
+    Round,
+    Stage,
+)
 
 
 class ScheduleError(ValueError):
-    """A schedule that cannot be made as asked (a user can fix it: a 400, not a bug)."""
+    """A schedule that cannot be made as asked (a user can fix it: a 400, not a bug); ``field``
+    names the competition's setting to change, when one is to blame."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def _check_dates(competition: Competition) -> None:
+    """The scheduling settings within their bounds (a value stored without the model's check)."""
+    days = competition.days_between_rounds
+    low, high = DAYS_BETWEEN_ROUNDS
+    if not low <= days <= high:
+        raise ScheduleError(f"days between rounds must be from {low} to {high}", field="days_between_rounds")
+    first = competition.first_date
+    if first is not None and not FIRST_DATE_MIN <= first <= FIRST_DATE_MAX:
+        raise ScheduleError(
+            f"the first date must be from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}",
+            field="first_date",
+        )
 
 
 def entrants_in_seed_order(*, competition: Competition) -> list[Entrant]:
@@ -38,7 +67,17 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None) 
     entrants = entrants_in_seed_order(competition=competition)
     if len(entrants) < 2:
         raise ScheduleError("a competition needs at least 2 entrants")
+    _check_dates(competition)
     now = now or timezone.now()
+    try:
+        return _generate(competition, entrants, now)
+    except OverflowError as exc:  # a round dated past the calendar's end
+        raise ScheduleError("the rounds would be dated past the end of the calendar: "
+                            "choose an earlier first date or fewer days between rounds",
+                            field="first_date") from exc
+
+
+def _generate(competition: Competition, entrants: list[Entrant], now: datetime) -> list[Fixture]:
     if competition.format == Competition.Format.LEAGUE:
         stage = Stage.objects.create(competition=competition, order=1, name="League", kind=Stage.Kind.LEAGUE)
         return _round_robin(stage, None, entrants, double=competition.double_round_robin, now=now)

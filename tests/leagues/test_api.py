@@ -490,3 +490,21 @@ def test_good_match_settings_are_accepted():
     assert response.status_code == 200, response.content
     world.competition.refresh_from_db()
     assert world.competition.halves == 1 and world.competition.rule_params == {"turn_seconds": 20}
+
+
+@pytest.mark.parametrize("stored,field", [
+    ({"first_date": "9999-12-31"}, "first_date"),
+    ({"first_date": "9999-12-25"}, "first_date"),
+    ({"first_date": "2027-01-02", "days_between_rounds": 32767}, "days_between_rounds"),
+    ({"first_date": "2027-01-02", "days_between_rounds": 0}, "days_between_rounds"),
+])
+def test_generate_fixtures_with_dates_past_the_calendar_is_a_400_naming_the_field(stored, field):
+    from datetime import date
+
+    world = build_world()
+    if "first_date" in stored:
+        stored = {**stored, "first_date": date.fromisoformat(stored["first_date"])}
+    Competition.objects.filter(slug="liga").update(**stored)
+    response = client_for(world).post("/api/competitions/liga/generate-fixtures/")
+    assert response.status_code == 400 and field in response.json(), response.content
+    assert not Fixture.objects.filter(competition__slug="liga").exists()
