@@ -376,6 +376,8 @@ def validate_action(match: Match, action_json: Any, side: str) -> Action:
         action = parse_action(data, "action")
     except MalformedInput as exc:
         raise PlayError(400, "malformed", exc.problem, field=exc.field) from exc
+    except (ValueError, OverflowError, TypeError) as exc:  # a value the parser could not convert
+        raise PlayError(400, "malformed", f"the action cannot be read: {exc}", field="action") from exc
     if isinstance(action, Flick):
         limit = float(params_of(match).get("max_flick_speed_mm_s", 2500))
         if not 0 < action.speed_mm_s <= limit:

@@ -350,3 +350,46 @@ def test_deeply_nested_json_is_a_400_not_a_500(live, url):
     assert "nested" in response.json()["detail"]
     match.refresh_from_db()
     assert match.seq == 0
+
+
+
+@pytest.mark.parametrize("action, field", [
+    (flick(speed=10**400), "action.speed_mm_s"),
+    (flick(angle=10**400), "action.angle_deg"),
+    ({"type": "place", "piece": "5", "at": [10**400, 0]}, "action.at[0]"),
+    ({"type": "place", "piece": "5", "at": [0, -(10**400)]}, "action.at[1]"),
+])
+def test_huge_integers_in_an_action_are_a_400_naming_the_field(live, action, field):
+    match, home, _ = live
+    client = APIClient()
+    client.force_authenticate(home)
+    response = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 1, "action": action}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == field
+    match.refresh_from_db()
+    assert match.seq == 0
+
+
+def test_huge_integers_in_the_sequence_number_or_practice_params_are_a_400(live):
+    match, home, _ = live
+    client = APIClient()
+    client.force_authenticate(home)
+    response = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 10**400, "action": flick()}, format="json")
+    assert response.status_code in (400, 409), response.content
+    for params in ({"turn_seconds": 10**400}, {"half_minutes": 10**400}, {"keeper_size": [10**400, 1]}):
+        response = client.post("/api/matches/practice/", {"rule_params": params}, format="json")
+        assert response.status_code == 400 and response.json()["field"] == "rule_params", (params, response.content)
+
+
+@pytest.mark.parametrize("error", [OverflowError("int too large to convert to float"), ValueError("bad")])
+def test_any_conversion_error_of_the_action_parser_is_a_400(live, monkeypatch, error):
+    match, home, _ = live
+
+    def parse_action(data, where):
+        raise error
+
+    monkeypatch.setattr(online, "parse_action", parse_action)
+    client = APIClient()
+    client.force_authenticate(home)
+    response = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 1, "action": flick()}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == "action", response.content
