@@ -139,6 +139,13 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
         return Official(home, away, "home" if r.home_shootout > r.away_shootout else "away")
     if home == away:
         if rules.knockout:
+            if rules.shootout:
+                after = "after extra time" if rules.extra_time else "at full time"
+                raise ResultError(
+                    "home_shootout",
+                    f"the match is level {after} ({home}-{away}) and needs a shoot-out: "
+                    "give both sides' shoot-out goals",
+                )
             raise ResultError(
                 "home_shootout", "a knockout match cannot end level without extra time or a shoot-out"
             )

@@ -40,6 +40,10 @@ OPTIONAL = (
 _KNOCKOUT_STAGE = re.compile(r"knock-?out|final|semi|quarter|round of|third|play-?off|eighth|\bko\b", re.I)
 
 
+# goals, extra-time goals, shoot-out goals and discipline points: the bound of the result API
+MAX_COUNT = 99
+
+
 class ImportFileError(ValueError):
     """A file refused whole: ``line`` (1 is the header) and ``column`` say where."""
 
@@ -98,8 +102,10 @@ def _whole(raw: str, *, line: int, column: str, default: int | None) -> int | No
         if default is None and column in REQUIRED:
             raise ImportFileError(line, column, "is empty; give a whole number of 0 or more")
         return default
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         raise ImportFileError(line, column, f"must be a whole number of 0 or more, not {raw!r}")
+    if len(raw.lstrip("0")) > len(str(MAX_COUNT)) or int(raw) > MAX_COUNT:
+        raise ImportFileError(line, column, f"must be from 0 to {MAX_COUNT}, not {raw}")
     return int(raw)
 
 

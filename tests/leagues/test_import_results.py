@@ -132,6 +132,16 @@ HEADER = "home,away,home_goals,away_goals"
     (f"{HEADER}\nA,B,1,0\nC,D,2,2\n", "line 3, column home_shootout", ["--format", "knockout"]),
     (f"{HEADER}\nA,B,1,0,7\n", "line 2", []),
     ("", "line 1", []),
+    # goal counts beyond the result API's 0..99
+    (f"{HEADER}\nA,B,9223372036854775808,0\n", "line 2, column home_goals", []),
+    (f"{HEADER}\nA,B,1,3000000000\n", "line 2, column away_goals", []),
+    (f"{HEADER}\nA,B,100,0\n", "line 2, column home_goals", []),
+    (f"{HEADER}\nA,B,1,\u0662\n", "line 2, column away_goals", []),
+    (f"{HEADER},home_discipline\nA,B,1,0,3000000000\n", "line 2, column home_discipline", []),
+    (f"stage,{HEADER},home_et_goals,away_et_goals\nFinal,A,B,1,1,9223372036854775808,0\n",
+     "line 2, column home_et_goals", []),
+    (f"stage,{HEADER},home_shootout,away_shootout\nFinal,A,B,1,1,5,3000000000\n",
+     "line 2, column away_shootout", []),
 ])
 def test_a_bad_file_is_refused_whole_with_its_line_and_column(tmp_path, text, where, args):
     with pytest.raises(CommandError) as exc:
@@ -160,3 +170,20 @@ def test_command_errors():
     with pytest.raises(CommandError, match="--points"):
         call_command("import_results", str(DATA / "clun-trophy-2017.csv"), "--competition", "x", "--create",
                      "--points", "3,1")
+
+
+def test_a_level_knockout_row_without_a_shoot_out_says_it_needs_one(tmp_path):
+    text = f"stage,{HEADER},home_et_goals,away_et_goals\nFinal,A,B,1,1,0,0\n"
+    with pytest.raises(CommandError) as exc:
+        call_command("import_results", write(tmp_path, text), "--competition", "ko", "--create", "--name", "KO",
+                     stdout=StringIO())
+    message = str(exc.value)
+    assert "line 2, column home_shootout" in message
+    assert "level after extra time" in message and "needs a shoot-out" in message
+    assert not Competition.objects.filter(slug="ko").exists() and not Result.objects.exists()
+
+
+def test_goal_counts_up_to_99_are_imported(tmp_path):
+    call_command("import_results", write(tmp_path, f"{HEADER}\nA,B,99,0\n"), "--competition", "c", "--create",
+                 "--name", "C", stdout=StringIO())
+    assert Result.objects.get().home_goals == 99
