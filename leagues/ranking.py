@@ -60,10 +60,14 @@ PRESETS: dict[str, tuple[str, ...]] = {
 
 def validate_criteria(keys: Sequence[str]) -> None:
     """Raises ``ValueError`` naming the first unknown key, or an ``h2h_reapply`` with no
-    head-to-head criterion before it."""
+    head-to-head criterion before it, or a criterion given twice."""
+    seen: set[str] = set()
     for i, key in enumerate(keys):
         if key not in CRITERIA:
             raise ValueError(f"unknown tie-break criterion {key!r}; known: {', '.join(CRITERIA)}")
+        if key in seen:
+            raise ValueError(f"tie-break criterion {key!r} is given twice")
+        seen.add(key)
         if key == "h2h_reapply" and not (i and CRITERIA[keys[i - 1]].head_to_head):
             raise ValueError("h2h_reapply must follow a head-to-head criterion")
 

@@ -212,12 +212,22 @@ class CompetitionRefSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name"]
 
 
+class WholePrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
+    """A primary key that is a whole number (or its digits): ``1.5`` or ``true`` is refused, not
+    taken as ``1``."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool | float):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        return super().to_internal_value(data)
+
+
 class EntrantSerializer(serializers.ModelSerializer):
     """An entrant. ``competition`` is set on creation and fixed after; ``withdrawn_at`` is set
     only by the withdraw action."""
 
     competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), allow_null=True, required=False)
+    player = WholePrimaryKeyRelatedField(queryset=Player.objects.all(), allow_null=True, required=False)
     club = serializers.SlugRelatedField(
         slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False
     )

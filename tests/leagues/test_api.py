@@ -262,6 +262,8 @@ BAD_COMPETITION = [
     ({"name": "X", "walkover_goals_for": 0, "walkover_goals_against": 0}, "walkover_goals_for"),
     ({"name": "X", "tiebreak_preset": "custom", "tiebreak_criteria": ["nonsense"]}, "tiebreak_criteria"),
     ({"name": "X", "tiebreak_preset": "custom"}, "tiebreak_criteria"),
+    ({"name": "X", "tiebreak_preset": "custom", "tiebreak_criteria": ["goal_difference", "goal_difference"]},
+     "tiebreak_criteria"),
     ({"name": "X", "slug": "liga"}, "slug"),
     ({"name": "X", "slug": "not a slug!"}, "slug"),
     ({"name": "X", "season": "no-such-season"}, "season"),
@@ -508,3 +510,19 @@ def test_generate_fixtures_with_dates_past_the_calendar_is_a_400_naming_the_fiel
     response = client_for(world).post("/api/competitions/liga/generate-fixtures/")
     assert response.status_code == 400 and field in response.json(), response.content
     assert not Fixture.objects.filter(competition__slug="liga").exists()
+
+
+
+@pytest.mark.parametrize("offset", [0.5, 0.0])
+def test_an_entrant_whose_player_id_is_not_a_whole_number_is_a_400(offset):
+    from leagues.models import Player
+
+    world = build_world()
+    player = Player.objects.create(first_name="New", last_name="Comer", licence_number="NEW-1")
+    client = client_for(world)
+    response = client.post("/api/entrants/", {"competition": "liga", "player": player.pk + offset}, format="json")
+    assert response.status_code == 400 and "player" in response.json(), response.content
+    assert not Entrant.objects.filter(player=player).exists()
+    response = client.post("/api/entrants/", {"competition": "liga", "player": player.pk}, format="json")
+    assert response.status_code == 201, response.content
+    assert Entrant.objects.get(pk=response.json()["id"]).player == player

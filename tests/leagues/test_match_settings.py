@@ -62,3 +62,22 @@ def test_model_clean_refuses_bad_match_settings(change, field):
 
 def test_model_clean_accepts_the_defaults():
     build_world().competition.full_clean()
+
+
+def test_settings_form_refuses_a_tie_break_criterion_given_twice():
+    world = build_world()
+    client = Client()
+    client.force_login(world.users["organiser"])
+    form = {**_competition_form("Liga", slug="liga"), "tiebreak_preset": "custom",
+            "tiebreak_criteria": "goal_difference, goal_difference"}
+    response = client.post("/manage/liga/settings/", form)
+    assert response.status_code == 200
+    assert "twice" in str(response.context["form"].errors["tiebreak_criteria"])
+
+
+def test_validate_criteria_refuses_a_key_given_twice():
+    from leagues.ranking import validate_criteria
+
+    validate_criteria(["goal_difference", "goals_for"])
+    with pytest.raises(ValueError, match="twice"):
+        validate_criteria(["goal_difference", "goals_for", "goal_difference"])
