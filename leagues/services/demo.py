@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -19,6 +20,17 @@ from leagues.services.standings import standings_recompute
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"
+# demo only: an organiser (the "Organisers" group, so it may create competitions; it runs the league)
+DEMO_ORGANISER = ("organiser", "organiser-demo")
+ORGANISERS_GROUP = "Organisers"
+
+
+def organisers_group() -> Group:
+    """The "Organisers" group: its members may create competitions (``leagues.add_competition``)
+    and then run those they created or are made organisers of (``leagues.permissions``)."""
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    group.permissions.add(Permission.objects.get(codename="add_competition", content_type__app_label="leagues"))
+    return group
 
 CLUBS = [
     ("Botões de Lisboa", "BOT", "Lisbon", 1987),
@@ -63,6 +75,11 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
     admin = User.objects.filter(username=DEMO_ADMIN[0]).first()
     if admin is None:
         admin = User.objects.create_superuser(DEMO_ADMIN[0], "admin@botonera.example", DEMO_ADMIN[1])
+
+    organiser = User.objects.filter(username=DEMO_ORGANISER[0]).first()
+    if organiser is None:
+        organiser = User.objects.create_user(DEMO_ORGANISER[0], "organiser@botonera.example", DEMO_ORGANISER[1])
+    organiser.groups.add(organisers_group())
 
     start, end, label = current_season_dates(today)
     Season.objects.filter(is_current=True).update(is_current=False)
@@ -119,7 +136,7 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
                   "rule_set": Competition.RuleSet.ONE_TOUCH, "lots_seed": 20240901},
     )
     if created:
-        league.organisers.add(admin)
+        league.organisers.add(admin, organiser)
         for seed, player in enumerate(players[:8], start=1):
             entrant_add(competition=league, player=player, seed=seed)
         fixtures_generate(competition=league)

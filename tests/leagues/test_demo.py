@@ -24,3 +24,24 @@ def test_load_demo_builds_a_part_played_league_and_cup_once():
     call_command("load_demo", "--if-empty", stdout=out)
     assert "not loaded" in out.getvalue()
     assert Competition.objects.count() == 2
+
+
+def test_load_demo_makes_the_organisers_group_and_a_demo_organiser():
+    from django.test import Client
+
+    from leagues.permissions import can_create_competition, can_manage_competition
+
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    assert "organiser / organiser-demo" in out.getvalue()
+    organiser = get_user_model().objects.get(username="organiser")
+    assert not organiser.is_superuser and not organiser.is_staff
+    assert organiser.groups.filter(name="Organisers").exists()
+    assert can_create_competition(organiser)
+    league = Competition.objects.get(format=Competition.Format.LEAGUE)
+    cup = Competition.objects.get(format=Competition.Format.KNOCKOUT)
+    assert can_manage_competition(organiser, league) and not can_manage_competition(organiser, cup)
+    client = Client()
+    assert client.login(username="organiser", password="organiser-demo")
+    token = client.post("/api/auth/token/", {"username": "organiser", "password": "organiser-demo"})
+    assert token.status_code == 200 and token.json()["token"]

@@ -187,3 +187,14 @@ def test_goal_counts_up_to_99_are_imported(tmp_path):
     call_command("import_results", write(tmp_path, f"{HEADER}\nA,B,99,0\n"), "--competition", "c", "--create",
                  "--name", "C", stdout=StringIO())
     assert Result.objects.get().home_goals == 99
+
+
+def test_standings_text_prints_a_zero_goal_difference_as_0(tmp_path):
+    call_command("import_results", write(tmp_path, f"{HEADER}\nA,B,1,1\nC,D,2,0\n"), "--competition", "gd",
+                 "--create", "--name", "GD", stdout=StringIO())
+    out = StringIO()
+    call_command("standings", "gd", stdout=out)
+    rows = {line.split()[1]: line.split() for line in out.getvalue().splitlines()[2:]}
+    assert rows["A"][7] == "0" and rows["B"][7] == "0"
+    assert rows["C"][7] == "+2" and rows["D"][7] == "-2"
+    assert "+0" not in out.getvalue()

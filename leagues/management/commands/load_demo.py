@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from leagues.services.demo import DEMO_ADMIN, demo_is_loaded, demo_load
+from leagues.services.demo import DEMO_ADMIN, DEMO_ORGANISER, demo_is_loaded, demo_load
 
 
 class Command(BaseCommand):
@@ -19,5 +19,6 @@ class Command(BaseCommand):
         summary = demo_load()
         self.stdout.write(self.style.SUCCESS(
             f"Demo federation: {summary.clubs} clubs, {summary.players} players, "
-            f"competitions {', '.join(summary.competitions)}. Admin: {DEMO_ADMIN[0]} / {DEMO_ADMIN[1]} (demo only)."
+            f"competitions {', '.join(summary.competitions)}. Admin: {DEMO_ADMIN[0]} / {DEMO_ADMIN[1]}, "
+            f"organiser: {DEMO_ORGANISER[0]} / {DEMO_ORGANISER[1]} (demo only)."
         ))

@@ -9,6 +9,11 @@ from leagues.selectors import competition_get, standings_tables
 from leagues.services.standings import standings_recompute
 
 
+def signed(number: int) -> str:
+    """A goal difference as printed: "+3", "-2", and "0" (not "+0")."""
+    return f"{number:+d}" if number else "0"
+
+
 class Command(BaseCommand):
     help = "Prints a competition's standings (one table per group); --json as COMPETITIONS.md §7."
 
@@ -36,7 +41,7 @@ class Command(BaseCommand):
             for r in table["rows"]:
                 line = (
                     f"{r['position']:>3}  {r['entrant']:<{width}}  {r['played']:>2} {r['won']:>2} {r['drawn']:>2} "
-                    f"{r['lost']:>2}  {r['goals_for']:>3}:{r['goals_against']:<3} {r['goal_difference']:>+4}  {r['points']:>3}"
+                    f"{r['lost']:>2}  {r['goals_for']:>3}:{r['goals_against']:<3} {signed(r['goal_difference']):>4}  {r['points']:>3}"
                 )
                 if r["tiebreak"]:
                     line += f"  ({r['tiebreak']})"
