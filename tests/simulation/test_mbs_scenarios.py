@@ -13,44 +13,12 @@ import pytest
 
 from simulation.scenario import run
 from simulation.state import canonical_json
+from tests.simulation.expect import problems
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = ROOT / "tests" / "simulation" / "scenarios" / "mbs"
 SHARED = ROOT.parent / "shared" / "scenarios" / "mbs"
 FILES = sorted(OWN.glob("*.json")) + (sorted(SHARED.glob("*.json")) if SHARED.is_dir() else [])
-
-
-def matches(partial, event) -> bool:
-    for key, want in partial.items():
-        if key.endswith("_in"):
-            if event.get(key[:-3]) not in want:
-                return False
-        elif isinstance(want, dict):
-            got = event.get(key)
-            if not isinstance(got, dict) or not matches(want, got):
-                return False
-        elif event.get(key) != want:
-            return False
-    return True
-
-
-def problems(doc, out) -> list[str]:
-    found = []
-    exp = doc.get("expect", {})
-    events = out.get("events", [])
-    for p in exp.get("events_include", []):
-        if not any(matches(p, e) for e in events):
-            found.append(f"missing event {p}")
-    for p in exp.get("events_exclude", []):
-        hit = [e for e in events if matches(p, e)]
-        if hit:
-            found.append(f"unexpected event {hit[0]}")
-    if "state" in exp and not matches(exp["state"], out.get("state", {})):
-        got = {k: out.get("state", {}).get(k) for k in exp["state"]}
-        found.append(f"state {got} != {exp['state']}")
-    if "rejected" in exp and bool(out.get("rejected")) != exp["rejected"]:
-        found.append(f"rejected={out.get('rejected')!r}, expected {'a refusal' if exp['rejected'] else 'none'}")
-    return found
 
 
 def test_at_least_thirty_situations():
