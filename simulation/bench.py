@@ -141,6 +141,7 @@ def _time_bare(f, table, stepping, sizes, repeat) -> float:
         for dt in sizes:
             step(dt)
         best = min(best, time.perf_counter() - t0)
+        sim.close()
     return best
 
 

@@ -20,10 +20,12 @@ of the ball's path, and frames sampled 30 times per simulated second for animati
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import pymunk
+from pymunk._chipmunk import lib as _cp
 
 from .state import _piece_order, round_pos
 from .table import ENDS, SIDES, Table, Vec, end_sign
@@ -190,7 +192,7 @@ class Stepping:
     half_kick: bool = True
     squeeze_mm: float = 0.0
     min_step: float = 1e-3
-    ramp: float = 2.0
+    ramp: float = 0.0
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -280,12 +282,13 @@ def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: flo
 
 
 class _Body:
-    __slots__ = ("key", "body", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
-                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha", "held_at")
+    __slots__ = ("key", "body", "cb", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
+                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha", "slid")
 
     def __init__(self, key, body, shape, hx, hy, r, decel):
         self.key = key
         self.body = body
+        self.cb = body._body  # the Chipmunk body, for the hot loop (pymunk 7.3's cffi handle)
         self.shape = shape
         self.hx = hx
         self.hy = hy
@@ -299,129 +302,88 @@ class _Body:
         self.slide = None  # its sliding-friction joint
         self.spin = None  # its spin-friction joint (discs only)
         self.slide_f = self.spin_f = 0.0  # their max forces
-        self.loose = False  # its friction joints are out of the space (an impact step)
+        self.loose = False  # its friction is off for an impact step
         self.alpha = 0.0  # its spin deceleration, rad/s^2
-        self.held_at = -1  # the step count when its joints were last made fresh
+        self.slid = None  # s it slid without friction in the last step (woken in it)
 
-    def free(self, space) -> None:
-        """No friction joints in the next step (an impact step): they are taken out of the
-        space, and ``hold`` puts fresh ones back. A joint is not merely relaxed: Chipmunk warm
-        starts a joint with its last accumulated impulse scaled by the ratio of the steps, but
-        clamps against the unscaled one, so a joint kept across a change of step pushes the
-        body by max_force * (previous step - step)."""
-        self.loose = True
-        space.remove(self.slide)
-        if self.spin is not None:
-            space.remove(self.spin)
-
-    def hold(self, space) -> None:
-        """Fresh friction joints (nothing accumulated), added back."""
-        self.loose = False
+    def grip(self, space) -> None:
+        """Fresh friction joints to the table (nothing stored in them), made when the body
+        first moves in a flick: a PivotJoint for sliding and, for a disc, a GearJoint for
+        spin, with max_bias 0 and max_force mu*m*g (PHYSICS_NOTES.md)."""
         static = space.static_body
+        on = 0.0 if self.loose else 1.0
         slide = pymunk.PivotJoint(static, self.body, (0, 0), (0, 0))
         slide.max_bias = 0
-        slide.max_force = self.slide_f
+        slide.max_force = on * self.slide_f
         self.slide = slide
-        if self.spin is None:
+        if self.spin_f == 0.0:
             space.add(slide)
             return
         spin = pymunk.GearJoint(static, self.body, 0, 1)
         spin.max_bias = 0
-        spin.max_force = self.spin_f
+        spin.max_force = on * self.spin_f
         self.spin = spin
         space.add(slide, spin)
 
+    def unhold(self) -> None:
+        """No friction in the next step (an impact step): the joints' force limits go to 0;
+        ``hold`` restores them. Exact because every step starts with the space's previous step
+        set to its own size (see ``FlickSimulation.run``): the cached impulse applied at the
+        start of the step is then the one stored, and the clamp takes all of it back."""
+        self.loose = True
+        if self.slide is not None:
+            _set_max_force(self.slide._constraint, 0.0)
+            if self.spin is not None:
+                _set_max_force(self.spin._constraint, 0.0)
 
-class FlickSimulation:
-    """One flick on a freshly built space. ``run()`` resolves it; ``space`` and ``step_sizes``
-    are there for the benchmark (a bare ``space.step`` loop over the same steps)."""
+    def hold(self, space) -> None:
+        """Friction back after an impact step (the joints made if the body had none)."""
+        self.loose = False
+        if self.slide is None:
+            self.grip(space)
+            return
+        _set_max_force(self.slide._constraint, self.slide_f)
+        if self.spin is not None:
+            _set_max_force(self.spin._constraint, self.spin_f)
 
-    def __init__(self, table: Table, ball: Vec, pieces: Mapping[str, Mapping[str, Vec]],
-                 stepping: Stepping = DEFAULT_STEPPING):
+
+class _Kit:
+    """A table's space, reused flick after flick: the fixed things (posts, nets, rim and the
+    field sensor) and the collision handlers are made once, and the pieces' bodies are kept in
+    pools and put back in the space for each flick.
+
+    Each flick starts from the same state of the space, so a flick's result does not depend
+    on what was resolved before it (tests/simulation/test_physics.py checks it to the bit):
+    the pieces are added in the fixed order, the shape ids and the time stamp start again
+    from where the fixed things left them, and the hash sets of both spatial indexes are grown
+    once, beyond any position, so that they never grow during a flick (their iteration order
+    decides the order in which collisions are found). Bodies taken out of the space leave the
+    bounding-box trees exactly as they were (a removal replaces a node with its other child).
+    Friction joints are never reused: their stored impulses would carry from one flick to the
+    next, so each flick makes fresh ones for the bodies that move.
+    """
+
+    # more than the pieces of any position (11 a side and the ball): the hash sets of the
+    # spatial indexes are grown past this once
+    _GROW = 48
+
+    def __init__(self, table: Table):
         self.table = table
-        self.stepping = stepping
         self.space = space = pymunk.Space()
-        space.iterations = stepping.iterations
-        space.idle_speed_threshold = stepping.rest_speed_mm_s
-        space.sleep_time_threshold = stepping.rest_time_s
-        self.bodies: list[_Body] = []
-        self.by_shape: dict = {}
-        self.fixed: list[tuple[float, float, float, float, float, str]] = []
-        self.step_sizes: list[float] = []
-        self._pending: list = []
-        self._watch: list = []
-        self._event = False
-        self._ball_last = None
-        self._target = None
-        self._build(ball, pieces)
-
-    # -- construction (fixed order) -------------------------------------------------------
-    def _build(self, ball, pieces) -> None:
-        t = self.table
-        space = self.space
-        g = t.gravity_mm_s2
-        e_piece = math.sqrt(t.restitution_piece)
-        cf = math.sqrt(t.contact_friction)
+        self.cspace = space._space
+        self.sim: FlickSimulation | None = None
+        self.fixed: list[tuple[float, float, float, float, float, float]] = []
+        t = table
+        self.e_piece = e_piece = math.sqrt(t.restitution_piece)
+        self.cf = math.sqrt(t.contact_friction)
         static = space.static_body
 
         def e_fixed(value: float) -> float:
             return value / e_piece if e_piece > 0 else 0.0
 
-        def add_disc(key, pos, radius, mass, mu, ctype):
-            body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
-            body.position = (float(pos[0]), float(pos[1]))
-            shape = pymunk.Circle(body, radius)
-            shape.elasticity = e_piece
-            shape.friction = cf
-            shape.collision_type = ctype
-            slide = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
-            slide.max_bias = 0
-            slide.max_force = mu * mass * g
-            spin = pymunk.GearJoint(static, body, 0, 1)
-            spin.max_bias = 0
-            spin.max_force = (2 / 3) * mu * mass * g * radius
-            space.add(body, shape, slide, spin)
-            rec = _Body(key, body, shape, 0.0, 0.0, radius, mu * g)
-            rec.slide = slide
-            rec.spin = spin
-            rec.slide_f = slide.max_force
-            rec.spin_f = spin.max_force
-            rec.alpha = spin.max_force / body.moment
-            self.bodies.append(rec)
-            self.by_shape[shape] = rec
-
-        keepers = []
-        for side in SIDES:
-            for pid, pos in sorted(pieces.get(side, {}).items(), key=lambda kv: _piece_order(kv[0])):
-                if pid == "gk":
-                    keepers.append((side, pos))
-                else:
-                    add_disc(piece_key(side, pid), pos, t.button_radius, t.button_mass_g,
-                             t.button_friction, _BUTTON)
-        add_disc(BALL, ball, t.ball_radius, t.ball_mass_g, t.ball_friction, _BALL)
-        self.ball = self.bodies[-1]
-        hx, hy = t.keeper_half
-        for side, pos in keepers:
-            mass = t.keeper_mass_g
-            body = pymunk.Body(mass, math.inf)  # a keeper slides but never turns
-            body.position = (float(pos[0]), float(pos[1]))
-            shape = pymunk.Poly(body, [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
-            shape.elasticity = e_piece
-            shape.friction = cf
-            shape.collision_type = _KEEPER
-            slide = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
-            slide.max_bias = 0
-            slide.max_force = t.keeper_friction * mass * g
-            space.add(body, shape, slide)
-            rec = _Body(piece_key(side, "gk"), body, shape, hx, hy, 0.0, t.keeper_friction * g)
-            rec.slide = slide
-            rec.slide_f = slide.max_force
-            self.bodies.append(rec)
-            self.by_shape[shape] = rec
-
         def add_fixed(shape, ctype, restitution, box):
             shape.elasticity = e_fixed(restitution)
-            shape.friction = cf
+            shape.friction = self.cf
             shape.collision_type = ctype
             space.add(shape)
             cx, cy, hx, hy, r = box
@@ -434,14 +396,14 @@ class FlickSimulation:
                           (cx, cy, 0.0, 0.0, pr))
         thick = 10.0
         for end in ENDS:
-            s = end_sign(end)
+            sgn = end_sign(end)
             x_line = t.goal_line_x(end)
-            x_back = x_line + s * t.goal_depth
+            x_back = x_line + sgn * t.goal_depth
             y_out = t.goal_width / 2 + t.post_diameter
             boxes = [  # back, then the two sides
-                ((x_back, x_back + s * thick), (-y_out - thick, y_out + thick)),
-                ((x_line + s * pr, x_back), (t.goal_width / 2, y_out)),
-                ((x_line + s * pr, x_back), (-y_out, -t.goal_width / 2)),
+                ((x_back, x_back + sgn * thick), (-y_out - thick, y_out + thick)),
+                ((x_line + sgn * pr, x_back), (t.goal_width / 2, y_out)),
+                ((x_line + sgn * pr, x_back), (-y_out, -t.goal_width / 2)),
             ]
             for (xa, xb), (ya, yb) in boxes:
                 x0, x1 = min(xa, xb), max(xa, xb)
@@ -454,10 +416,11 @@ class FlickSimulation:
                                (-sx - w, -sy, -sx, sy), (sx, -sy, sx + w, sy)):
             shape = pymunk.Poly(static, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
             shape.elasticity = e_fixed(t.restitution_rim)
-            shape.friction = cf
+            shape.friction = self.cf
             shape.collision_type = _RIM
             space.add(shape)
         self.surface_half = (sx, sy)
+        self.obstacles = [box + (_FIXED_HIT,) for box in self.fixed]
         fx, fy = t.half_length, t.half_width
         field = pymunk.Poly(static, [(-fx, -fy), (fx, -fy), (fx, fy), (-fx, fy)])
         field.sensor = True
@@ -470,6 +433,169 @@ class FlickSimulation:
                     continue
                 space.on_collision(ta, tb, begin=self._begin)
             space.on_collision(_FIELD, ta, separate=self._left_field)
+
+        self.pools: dict[int, list] = {_BUTTON: [], _BALL: [], _KEEPER: []}
+        self.shape_ids = _cp.cpSpaceGetShapeIDCounter(self.cspace)
+        self.stamp = _cp.cpSpaceGetTimestamp(self.cspace)
+        self._grow()
+
+    def _grow(self) -> None:
+        """Grows the hash sets of both spatial indexes past any position (bodies awake are
+        in the dynamic index, asleep in the static one), then takes the bodies out."""
+        space = self.space
+        space.sleep_time_threshold = 1.0
+        bodies = []
+        for i in range(self._GROW):
+            body = pymunk.Body(1.0, 1.0)
+            body.position = (10_000.0 + 100.0 * i, 10_000.0)
+            bodies.append((body, pymunk.Circle(body, 1.0)))
+        for pair in bodies:
+            space.add(*pair)
+        for body, _ in bodies:
+            body.sleep()
+        for pair in bodies:
+            space.remove(*pair)
+
+    def _begin(self, arbiter, space, data) -> None:
+        self.sim._begin(arbiter, space, data)
+
+    def _left_field(self, arbiter, space, data) -> None:
+        self.sim._left_field(arbiter, space, data)
+
+    def take(self, ctype: int, n: int):
+        """The ``n``-th pooled body and shape of this kind (made when the pool is short)."""
+        pool = self.pools[ctype]
+        while len(pool) <= n:
+            t = self.table
+            if ctype == _KEEPER:
+                hx, hy = t.keeper_half
+                body = pymunk.Body(t.keeper_mass_g, math.inf)  # a keeper slides but never turns
+                shape = pymunk.Poly(body, [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
+            else:
+                radius = t.ball_radius if ctype == _BALL else t.button_radius
+                mass = t.ball_mass_g if ctype == _BALL else t.button_mass_g
+                body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
+                shape = pymunk.Circle(body, radius)
+            shape.elasticity = self.e_piece
+            shape.friction = self.cf
+            shape.collision_type = ctype
+            pool.append((body, shape))
+        return pool[n]
+
+    def start(self, sim: FlickSimulation, stepping: Stepping) -> None:
+        space = self.space
+        space.iterations = stepping.iterations
+        space.idle_speed_threshold = stepping.rest_speed_mm_s
+        space.sleep_time_threshold = stepping.rest_time_s
+        _cp.cpSpaceSetShapeIDCounter(self.cspace, self.shape_ids)
+        _cp.cpSpaceSetTimestamp(self.cspace, self.stamp)
+        _cp.cpSpaceSetCurrentTimeStep(self.cspace, 0.0)
+        self.sim = sim
+
+    def clear(self, bodies: list[_Body]) -> None:
+        """Takes the flick's bodies and joints out of the space; the kit is free again."""
+        space = self.space
+        for b in bodies:
+            if b.slide is not None:
+                space.remove(b.slide)
+                if b.spin is not None:
+                    space.remove(b.spin)
+            space.remove(b.body, b.shape)
+        self.sim = None
+
+
+_kits = threading.local()
+
+
+def _kit_for(table: Table) -> _Kit:
+    """This thread's kit for ``table`` when it is free, else a new private one."""
+    kits = getattr(_kits, "by_table", None)
+    if kits is None:
+        kits = _kits.by_table = {}
+    kit = kits.get(table)
+    if kit is None:
+        kit = kits[table] = _Kit(table)
+    elif kit.sim is not None:
+        return _Kit(table)  # the kit is in use (a simulation not closed): one of its own
+    return kit
+
+
+class FlickSimulation:
+    """One flick on a table's space. ``run()`` resolves it and frees the space; ``space`` and
+    ``step_sizes`` are there for the benchmark (a bare ``space.step`` loop over the same
+    steps), which calls ``close()`` when it is done with a simulation it did not run."""
+
+    def __init__(self, table: Table, ball: Vec, pieces: Mapping[str, Mapping[str, Vec]],
+                 stepping: Stepping = DEFAULT_STEPPING):
+        self.table = table
+        self.stepping = stepping
+        self.kit = kit = _kit_for(table)
+        self.space = kit.space
+        self.fixed = kit.fixed
+        self.surface_half = kit.surface_half
+        self.bodies: list[_Body] = []
+        self.by_shape: dict = {}
+        self.step_sizes: list[float] = []
+        self._pending: list = []
+        self._watch: list = []
+        self._event = False
+        self._ball_last = None
+        self._target = None
+        kit.start(self, stepping)
+        try:
+            self._build(ball, pieces)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Takes this flick's bodies out of the table's space (``run`` does it at the end)."""
+        if self.kit.sim is self:
+            self.kit.clear(self.bodies)
+
+    # -- construction (fixed order) -------------------------------------------------------
+    def _build(self, ball, pieces) -> None:
+        """Buttons (home then away, by id), the ball, the keepers: pooled bodies, at rest,
+        with no friction joints yet (``_Body.grip`` makes them when the body first moves)."""
+        t = self.table
+        space = self.space
+        kit = self.kit
+        g = t.gravity_mm_s2
+        add = space.add
+
+        def place(ctype, n, key, pos, hx, hy, r, mu):
+            body, shape = kit.take(ctype, n)
+            body.position = (float(pos[0]), float(pos[1]))
+            body.velocity = (0.0, 0.0)
+            body.force = (0.0, 0.0)
+            if ctype != _KEEPER:
+                body.angle = 0.0
+                body.angular_velocity = 0.0
+                body.torque = 0.0
+            add(body, shape)
+            rec = _Body(key, body, shape, hx, hy, r, mu * g)
+            rec.slide_f = mu * body.mass * g
+            if ctype != _KEEPER:
+                rec.spin_f = (2 / 3) * mu * body.mass * g * r
+                rec.alpha = rec.spin_f / body.moment
+            self.bodies.append(rec)
+            self.by_shape[shape] = rec
+
+        keepers = []
+        n = 0
+        for side in SIDES:
+            for pid, pos in sorted(pieces.get(side, {}).items(), key=lambda kv: _piece_order(kv[0])):
+                if pid == "gk":
+                    keepers.append((side, pos))
+                else:
+                    place(_BUTTON, n, piece_key(side, pid), pos, 0.0, 0.0, t.button_radius,
+                          t.button_friction)
+                    n += 1
+        place(_BALL, 0, BALL, ball, 0.0, 0.0, t.ball_radius, t.ball_friction)
+        self.ball = self.bodies[-1]
+        hx, hy = t.keeper_half
+        for i, (side, pos) in enumerate(keepers):
+            place(_KEEPER, i, piece_key(side, "gk"), pos, hx, hy, 0.0, t.keeper_friction)
 
     # -- callbacks (run inside space.step) -----------------------------------------------
     def _begin(self, arbiter, space, data) -> None:
@@ -519,6 +645,7 @@ class FlickSimulation:
         """Gives the body ``key`` its flick; everything else is put to sleep."""
         rec = next((b for b in self.bodies if b.key == key), None)
         if rec is None:
+            self.close()
             raise ValueError(f"no piece {key!r} on the table")
         a = math.radians(angle_deg)
         speed = float(speed_mm_s)
@@ -528,26 +655,36 @@ class FlickSimulation:
             # deceleration (leapfrog), so the flick starts half a step of friction slower.
             speed = max(0.0, speed - rec.decel * self.stepping.base_step_s / 2)
         rec.body.velocity = (speed * math.cos(a), speed * math.sin(a))
+        rec.grip(self.space)
         self.flicked = rec
         for b in self.bodies:
             if b is not rec:
                 b.body.sleep()
 
-    def _horizon(self, movers, limit):
+    def _horizon(self, movers, limit, obstacles, friction=True):
         """The earliest time from now at which a moving body can touch anything, at most
         ``limit``, and ``land``: ``(t_lin, normal speed)`` of the pair that decides (``None``
-        when nothing does). Exact along the ray for a body sliding towards something at rest
-        (it only slows down), conservative for two moving bodies. O(movers x things near the
-        ray): a thing beside or behind the ray, or farther than the horizon, costs one test."""
+        when nothing does); ``t_lin`` is the time at the present velocity, for the step that
+        reaches the touch.
+
+        ``obstacles``: ``(x, y, half x, half y, corner radius, extent, who)`` of everything
+        that is not moving (fixed things first, ``who`` is ``_FIXED_HIT`` for them).
+
+        Exact for a body sliding towards something at rest: it slides along its ray, slowing
+        down by its friction (with ``friction``; a step without friction is a straight line),
+        and the positions Chipmunk gives at the ends of the steps lie on that curve (the
+        stored velocity leads by half a step of friction), so a thing it would stop short of
+        is never reached. Conservative for two moving bodies. O(movers x things near the
+        ray): a thing beside or behind the ray, or farther than the body can slide before
+        the horizon, costs one test."""
         st = self.stepping
         H = st.base_step_s
+        lead = 0.5 * H if friction and st.half_kick else 0.0
         press = st.press_depth_mm
         sx, sy = self.surface_half
         horizon = limit
         land = None
         target = None
-        fixed = self.fixed
-        bodies = self.bodies
         for i, b in enumerate(movers):
             bvx, bvy = b.vx, b.vy
             bx, by, bhx, bhy, br, bext = b.x, b.y, b.hx, b.hy, b.r, b.ext
@@ -555,6 +692,14 @@ class FlickSimulation:
             if speed == 0.0:
                 continue
             ux, uy = bvx / speed, bvy / speed
+            dec = b.decel if friction else 0.0
+            v0 = speed + dec * lead  # its speed now
+            # how far it slides before the horizon, or before it stops
+            if dec > 0.0 and horizon * dec >= v0:
+                best = v0 * v0 / (2.0 * dec)
+            else:
+                best = v0 * horizon - 0.5 * dec * horizon * horizon
+            hit = None
             # the rim
             ex, ey = sx - bhx - br, sy - bhy - br
             if bvx > 0:
@@ -574,48 +719,24 @@ class FlickSimulation:
                 vn = abs(bvy)
             else:
                 vn = abs(bvx)
-            if tt < horizon:
-                horizon = tt if tt > 0 else 0.0
-                land = (horizon, vn)
-                target = _FIXED_HIT
+            if tt < _INF:
+                if tt < 0.0:
+                    tt = 0.0
+                d = tt * speed
+                if d < best:
+                    best = d
+                    hit = (tt, vn, _FIXED_HIT)
             # fixed things and bodies at rest: exact along the ray
-            for cx, cy, hx, hy, r, oext in fixed:
+            for cx, cy, hx, hy, r, oext, who in obstacles:
                 px, py = bx - cx, by - cy
                 ext = oext + bext
                 along = -(px * ux + py * uy)
-                if along < -ext or along - ext > speed * horizon:
+                if along < -ext or along - ext > best:
                     continue
                 perp = px * uy - py * ux
                 if perp > ext or perp < -ext:
                     continue
                 HX, HY, R = hx + bhx, hy + bhy, r + br
-                gap = _gap(px, py, HX, HY, R)
-                if gap <= 0.0:
-                    # touching: keep the overlap from growing while it is pressed on
-                    vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
-                    if vn > 0.0:
-                        tt = (press + gap) / vn
-                        if tt < horizon:
-                            horizon = tt if tt > 0.0 else 0.0
-                            land = (horizon, 0.0)
-                    continue
-                tt = _toi(px, py, bvx, bvy, HX, HY, R)
-                if tt < horizon:
-                    horizon = tt
-                    land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
-                    target = _FIXED_HIT
-            for o in bodies:
-                if o.moving:
-                    continue
-                px, py = bx - o.x, by - o.y
-                ext = o.ext + bext
-                along = -(px * ux + py * uy)
-                if along < -ext or along - ext > speed * horizon:
-                    continue
-                perp = px * uy - py * ux
-                if perp > ext or perp < -ext:
-                    continue
-                HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
                 gap = _gap(px, py, HX, HY, R)
                 if gap <= 0.0:
                     # touching already: the solver holds them apart; while one presses on the
@@ -628,10 +749,21 @@ class FlickSimulation:
                             land = (horizon, 0.0)
                     continue
                 tt = _toi(px, py, bvx, bvy, HX, HY, R)
-                if tt < horizon:
-                    horizon = tt
-                    land = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt))
-                    target = o
+                d = tt * speed
+                if d < best:
+                    best = d
+                    hit = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt), who)
+            if hit is not None:
+                # the time to slide `best` while slowing down
+                if dec > 0.0:
+                    disc = v0 * v0 - 2.0 * dec * best
+                    th = 2.0 * best / (v0 + math.sqrt(disc)) if disc >= 0.0 else _INF
+                else:
+                    th = best / v0
+                if th < horizon:
+                    horizon = th
+                    land = (th, hit[1] * (v0 - dec * th) / speed if dec > 0.0 else hit[1])
+                    target = hit[2]
             # two moving bodies: their relative path bends by at most (a1 + a2) t^2 / 2
             for j in range(i + 1, len(movers)):
                 o = movers[j]
@@ -670,9 +802,20 @@ class FlickSimulation:
         return horizon, land
 
     def run(self, *, frames: bool = True) -> FlickResult:
+        """Resolves the flick (see the module's docstring) and frees the table's space."""
+        try:
+            return self._run(frames)
+        finally:
+            self.close()
+
+    def _run(self, frames: bool) -> FlickResult:
         st = self.stepping
         space = self.space
-        step = space.step
+        # the Chipmunk step itself: pymunk's Space.step wraps it with bookkeeping for bodies
+        # and shapes added or removed inside callbacks, which these callbacks never do
+        step = _cp.cpSpaceStep
+        cspace = space._space
+        ball_cb = self.ball.cb
         H = st.base_step_s
         cap = st.cap_s
         vlimit2 = (2.0 * st.speed_limit_mm_s) ** 2
@@ -707,23 +850,32 @@ class FlickSimulation:
         decel_half = 0.5 * H if st.half_kick else 0.0  # a body's stored velocity leads its physical one by decel * H / 2
         rebias: list = []
         last_dt = None
+        still = None  # the obstacles that stay put: fixed things and sleeping bodies
         ramp = st.ramp
         while True:
             # snapshot the moving bodies (awake bodies only: O(awake))
             movers = []
             for b in awake:
-                b.x, b.y = b.body.position
-                b.vx, b.vy = vx, vy = b.body.velocity
+                p = _get_pos(b.cb)
+                b.x = p.x
+                b.y = p.y
+                v = _get_vel(b.cb)
+                b.vx = vx = v.x
+                b.vy = vy = v.y
                 if vx * vx + vy * vy > 1e-18:
                     if vx * vx + vy * vy > vlimit2:  # a solver blow-up, never a flick: tame it
                         k = math.sqrt(vlimit2 / (vx * vx + vy * vy))
                         b.vx, b.vy = vx * k, vy * k
-                        b.body.velocity = (b.vx, b.vy)
+                        _set_vel(b.cb, (b.vx, b.vy))
                     b.moving = True
                     movers.append(b)
                 else:
                     b.moving = False
-            horizon, land = self._horizon(movers, cap - t)
+            if still is None:
+                still = self.kit.obstacles + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o)
+                                              for o in bodies if o not in awake_set]
+            obstacles = still + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in awake if not o.moving]
+            horizon, land = self._horizon(movers, cap - t, obstacles)
             # choose the chunk
             if horizon >= H:
                 dt = H
@@ -766,12 +918,13 @@ class FlickSimulation:
                         k = 0.0
                     b.vx *= k
                     b.vy *= k
-                    b.body.velocity = (b.vx, b.vy)
+                    _set_vel(b.cb, (b.vx, b.vy))
                     _spin_by(b, decel_half - t_lin)
                     if k == 0.0:
                         b.moving = False  # it stops before the touch: an obstacle now
                 movers = [b for b in movers if b.moving]
-                horizon, land = self._horizon(movers, cap - t)
+                obstacles = still + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in awake if not o.moving]
+                horizon, land = self._horizon(movers, cap - t, obstacles, friction=False)
                 t_lin, vn = land if land is not None else (horizon, 0.0)
                 dt = t_lin + depth / vn if vn > 1e-9 and t_lin < H else horizon
                 if dt > H:
@@ -787,16 +940,16 @@ class FlickSimulation:
                 if isinstance(target, _Body) and not target.moving:
                     freed.append(target)
                 for b in freed:
-                    b.free(space)
+                    b.unhold()
                 t_touch = t_lin if t_lin < dt else dt
-            if dt != last_dt and last_dt is not None:
-                # a change of step: fresh friction joints for the bodies that keep theirs
-                # (see _Body.free), so the friction in the step is exactly max_force * dt
-                for b in awake:
-                    if not b.loose and b.held_at != steps and not b.body.is_sleeping:
-                        b.free(space)
-                        b.hold(space)
-                        b.held_at = steps
+            if dt != last_dt:
+                # a change of step: Chipmunk warm starts every joint and lasting contact with
+                # its stored impulse times (step / previous step) but clamps the stored one
+                # unscaled, so a kept friction joint would push its body by
+                # max_force * (previous step - step) and a pressed contact would be shot
+                # apart. With the previous step set to this one, the warm start is the stored
+                # impulse itself, which the solver's clamp fully controls.
+                _set_previous_step(cspace, dt)
             # run the chunk; frames and rest are checked on the way, the horizon stays valid
             done = 0
             ended = False
@@ -809,7 +962,7 @@ class FlickSimulation:
                     m = nf
                 k = 0
                 while k < m:
-                    step(dt)
+                    step(cspace, dt)
                     k += 1
                     if self._event:
                         break
@@ -818,8 +971,12 @@ class FlickSimulation:
                 if self._event:
                     self._event = False
                     rebias = self._collect(contacts, crossings, t, dt, awake, awake_set)
+                    if rebias:
+                        still = None
                     ended = True
-                bx, by = ball.body.position
+                p = _get_pos(ball_cb)
+                bx = p.x
+                by = p.y
                 if bx < bmin_x:
                     bmin_x = bx
                 if bx > bmax_x:
@@ -835,7 +992,7 @@ class FlickSimulation:
                     frame_no += 1
                     next_frame = frame_no * frame_dt
                     for b in awake:
-                        if b.body.is_sleeping:
+                        if _is_sleeping(b.cb):
                             ended = True  # one came to rest: see who still moves
                             break
                 if ended:
@@ -848,7 +1005,6 @@ class FlickSimulation:
             if impact:
                 for b in freed:
                     b.hold(space)
-                    b.held_at = steps
                 rebias = freed + [b for b in rebias if not b.moving and b not in freed]
             if rebias:
                 # back to leapfrog: the stored velocity is the one half a step ahead; after a
@@ -856,24 +1012,29 @@ class FlickSimulation:
                 # since the touch slid with friction too
                 after = dt - t_touch if impact else 0.0
                 for b in rebias:
-                    vx, vy = b.body.velocity
+                    lag = decel_half + (after if b.slid is None else b.slid)
+                    b.slid = None
+                    v = _get_vel(b.cb)
+                    vx = v.x
+                    vy = v.y
                     s = math.hypot(vx, vy)
                     if s > 0.0:
-                        s2 = s - b.decel * (decel_half + after)
+                        s2 = s - b.decel * lag
                         k = s2 / s if s2 > 0.0 else 0.0
-                        b.body.velocity = (vx * k, vy * k)
-                    _spin_by(b, -(decel_half + after))
+                        _set_vel(b.cb, (vx * k, vy * k))
+                    _spin_by(b, -lag)
                 rebias = []
             # who still moves
-            still = [b for b in awake if not b.body.is_sleeping]
-            if len(still) != len(awake):
+            moving = [b for b in awake if not _is_sleeping(b.cb)]
+            if len(moving) != len(awake):
                 for b in awake:
-                    if b.body.is_sleeping:
+                    if _is_sleeping(b.cb):
                         b.x, b.y = b.body.position
                         b.vx = b.vy = 0.0
                         b.moving = False
                         awake_set.discard(b)
-                awake[:] = still
+                awake[:] = moving
+                still = None
             if not awake:
                 break
             if t >= cap - 1e-12:
@@ -938,6 +1099,10 @@ class FlickSimulation:
                     awake_set.add(rec)
                     awake.append(rec)
                     woken.append(rec)
+                    if rec.slide is None and not rec.loose:
+                        # it had no friction joints yet: it slid without friction since the touch
+                        rec.grip(self.space)
+                        rec.slid = t - ct
         self._pending.clear()
         if self._watch:
             self._check_watch(crossings, t)
@@ -964,7 +1129,8 @@ class FlickSimulation:
         moved = {}
         ball_pos = last_frame[BALL]
         for b in awake:
-            p = _r1(tuple(b.body.position))
+            q = _get_pos(b.cb)
+            p = (round(q.x, 1) + 0.0, round(q.y, 1) + 0.0)
             if b is self.ball:
                 ball_pos = p
                 last_frame[BALL] = p
@@ -972,6 +1138,19 @@ class FlickSimulation:
                 moved[b.key] = p
                 last_frame[b.key] = p
         return (round(ft, 4), ball_pos, moved)
+
+
+_get_pos = _cp.cpBodyGetPosition
+_get_vel = _cp.cpBodyGetVelocity
+_set_vel = _cp.cpBodySetVelocity
+_is_sleeping = _cp.cpBodyIsSleeping
+_set_max_force = _cp.cpConstraintSetMaxForce
+
+
+def _set_previous_step(cspace, dt: float) -> None:
+    """Sets the step Chipmunk takes as the previous one (pymunk 7.3's own pickling does the
+    same through ``cpSpaceSetCurrentTimeStep``)."""
+    _cp.cpSpaceSetCurrentTimeStep(cspace, dt)
 
 
 def _spin_by(b: _Body, dt: float) -> None:

@@ -6,7 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulation.physics import FlickSimulation, Stepping, resolve_flick
+from simulation import physics
+from simulation.bench import _resolve as bench_resolve
+from simulation.bench import battery
+from simulation.physics import DEFAULT_STEPPING, FlickSimulation, Stepping, resolve_flick
 from simulation.table import Table
 
 TABLE = Table()
@@ -50,6 +53,51 @@ def test_deterministic_in_process():
     args = (TABLE, (-150, 12), {"home": {"7": (-200, 0), "3": (0, 40)}, "away": {"gk": (-815, 0)}},
             "home", "7", 0, 2000)
     assert resolve_flick(*args) == resolve_flick(*args)
+
+
+def _fresh_kits():
+    physics._kits.__dict__.clear()
+
+
+def test_result_does_not_depend_on_the_flicks_resolved_before():
+    """The table's space is reused flick after flick: every flick of the benchmark's battery
+    gives the same result, to the bit, on a brand-new space and after all the others (in
+    reverse order, on one space)."""
+    flicks = battery()
+    alone = []
+    for f in flicks:
+        _fresh_kits()
+        alone.append(bench_resolve(f, TABLE, DEFAULT_STEPPING))
+    _fresh_kits()
+    after = []
+    for f in reversed(flicks):
+        # first a flick cut off by the cap, which leaves its pieces moving and spinning
+        resolve_flick(TABLE, f["ball"], f["pieces"], f["side"], f["piece"], f["angle"] + 40, 2500,
+                      stepping=Stepping(cap_s=0.05))
+        after.append(bench_resolve(f, TABLE, DEFAULT_STEPPING))
+    after.reverse()
+    for f, a, b in zip(flicks, alone, after, strict=True):
+        assert a == b, f["name"]
+
+
+def test_two_simulations_open_at_once_do_not_share_a_space():
+    args = (TABLE, (-150, 12), {"home": {"7": (-200, 0), "3": (0, 40)}, "away": {"gk": (-815, 0)}})
+    expected = resolve_flick(*args, "home", "7", 0, 2000)
+    first = FlickSimulation(*args)
+    second = FlickSimulation(*args)
+    assert second.space is not first.space
+    first.launch("home:7", 0, 2000)
+    second.launch("home:7", 0, 2000)
+    assert second.run() == expected
+    assert first.run() == expected
+    assert resolve_flick(*args, "home", "7", 0, 2000) == expected
+
+
+def test_an_unknown_piece_frees_the_space():
+    sim = FlickSimulation(TABLE, (0, 0), LONE)
+    with pytest.raises(ValueError, match="no piece 'home:9'"):
+        sim.launch("home:9", 0, 500)
+    assert FlickSimulation(TABLE, (0, 0), LONE).space is sim.space
 
 
 def test_frames_at_30_hz_end_at_rest():
