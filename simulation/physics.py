@@ -565,13 +565,14 @@ class FlickSimulation:
 
         def place(ctype, n, key, pos, hx, hy, r, mu):
             body, shape = kit.take(ctype, n)
-            body.position = (float(pos[0]), float(pos[1]))
-            body.velocity = (0.0, 0.0)
-            body.force = (0.0, 0.0)
+            cb = body._body
+            _cp.cpBodySetPosition(cb, (float(pos[0]), float(pos[1])))
+            _set_vel(cb, (0.0, 0.0))
+            _cp.cpBodySetForce(cb, (0.0, 0.0))
             if ctype != _KEEPER:
-                body.angle = 0.0
-                body.angular_velocity = 0.0
-                body.torque = 0.0
+                _cp.cpBodySetAngle(cb, 0.0)
+                _cp.cpBodySetAngularVelocity(cb, 0.0)
+                _cp.cpBodySetTorque(cb, 0.0)
             add(body, shape)
             rec = _Body(key, body, shape, hx, hy, r, mu * g)
             rec.slide_f = mu * body.mass * g
@@ -602,34 +603,54 @@ class FlickSimulation:
         sa, sb = arbiter.shapes
         ra = self.by_shape.get(sa)
         rb = self.by_shape.get(sb)
-        n = arbiter.normal  # from a to b
-        pts = arbiter.contact_point_set.points
-        point = pts[0].point_a if pts else sa.body.position
-        depth = -pts[0].distance if pts else 0.0
-        va = sa.body.velocity
-        vb = sb.body.velocity if rb is not None else (0.0, 0.0)
-        vn = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
+        arb = arbiter._arbiter
+        n = _cp.cpArbiterGetNormal(arb)  # from a to b
+        nx, ny = n.x, n.y
+        cps = _cp.cpArbiterGetContactPointSet(arb)
+        if cps.count:
+            p0 = cps.points[0]
+            point = (p0.pointA.x, p0.pointA.y)
+            depth = -p0.distance
+        else:
+            point = tuple(sa.body.position)
+            depth = 0.0
+        v = _get_vel(sa.body._body)
+        va = (v.x, v.y)
+        if rb is not None:
+            v = _get_vel(rb.cb)
+            vb = (v.x, v.y)
+        else:
+            vb = (0.0, 0.0)
+        vn = (va[0] - vb[0]) * nx + (va[1] - vb[1]) * ny
         if rb is not None and ra is not None and _speed(vb) > _speed(va):
             ra, rb, va, vb = rb, ra, vb, va
         if ra is None:  # keep the moving body first
             ra, rb, va, vb = rb, None, vb, (0.0, 0.0)
         b_key = rb.key if rb is not None else _FIXED_NAMES[(sb if self.by_shape.get(sa) else sa).collision_type]
         ball = self.ball
+        p = _get_pos(ball.cb)
+        ball_at = (p.x, p.y)
         if rb is not None and (ra is ball or rb is ball):
             # a ball caught between two pieces (it comes back to one within squeeze_mm of
             # leaving the other) is squeezed, not bounced: the impact is inelastic, so it no
             # longer rattles ever faster in the closing gap
             other = rb if ra is ball else ra
-            bx, by = ball.body.position
+            bx, by = ball_at
             last = self._ball_last
             if last is not None and last[0] is not other and \
                     math.hypot(bx - last[1], by - last[2]) < self.stepping.squeeze_mm:
                 arbiter.restitution = 0.0
             self._ball_last = (other, bx, by)
+        p = _get_pos(ra.cb)
+        a_pos = (p.x, p.y)
+        if rb is not None:
+            p = _get_pos(rb.cb)
+            b_pos = (p.x, p.y)
+        else:
+            b_pos = None
         self._pending.append((
-            depth / vn if vn > 1e-9 else 0.0, ra.key, b_key, abs(vn), (point[0], point[1]),
-            tuple(ra.body.position), tuple(rb.body.position) if rb is not None else None,
-            _speed(va), _speed(vb), tuple(self.ball.body.position), ra, rb,
+            depth / vn if vn > 1e-9 else 0.0, ra.key, b_key, abs(vn), point,
+            a_pos, b_pos, _speed(va), _speed(vb), ball_at, ra, rb,
         ))
         self._event = True
 
@@ -659,7 +680,7 @@ class FlickSimulation:
         self.flicked = rec
         for b in self.bodies:
             if b is not rec:
-                b.body.sleep()
+                _cp.cpBodySleep(b.cb)
 
     def _horizon(self, movers, limit, obstacles, friction=True):
         """The earliest time from now at which a moving body can touch anything, at most
