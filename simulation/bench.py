@@ -9,9 +9,10 @@ the best of ``--repeat`` runs), ``steps_per_flick_median``, ``realtime_factor`` 
 seconds per wall second over the battery), ``convergence_mm`` (the largest final-position
 difference between the step and its half over the isolated flicks), ``contact_order_stable``
 (halving the step keeps the order of first contacts on every crowded position) and
-``overhead_ratio`` (the time to resolve the battery divided by the time of a bare
-``space.step`` loop over the same steps on the same freshly built spaces, measured side by
-side).
+``overhead_ratio`` (the time to resolve the battery, the placing of the pieces on the table's
+space included, divided by the time of a bare ``space.step`` loop over the same steps on the
+same built spaces, measured side by side; the engine itself calls Chipmunk's step directly,
+without pymunk's wrapper).
 """
 from __future__ import annotations
 

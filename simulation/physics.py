@@ -140,12 +140,15 @@ class FlickResult:
 # ---------------------------------------------------------------------------------------------
 # The engine.
 #
-# A fresh pymunk space per flick, built in a fixed order: buttons (home then away, by id), the
-# ball, the keepers, the posts, the nets, the rim, and a sensor covering the field. Friction is
-# Coulomb: a PivotJoint (sliding) and a GearJoint (spin) to the static body with max_bias = 0 and
-# max_force = mu*m*g (PHYSICS_NOTES.md), so no Python runs per body per step. Restitution per
-# pair of materials is the product of the shapes' elasticities: pieces carry sqrt(e_piece) and
-# every fixed material e_fixed / sqrt(e_piece).
+# One pymunk space per table (and thread), reused flick after flick (_Kit): the posts, the nets,
+# the rim and a sensor covering the field are made once; for each flick the pieces' pooled bodies
+# are put back in a fixed order (buttons home then away, by id, the ball, the keepers) and taken
+# out at the end, and the space starts each flick from the same state, so a flick's result does
+# not depend on what was resolved before it. Friction is Coulomb: a PivotJoint (sliding) and a
+# GearJoint (spin) to the static body with max_bias = 0 and max_force = mu*m*g
+# (PHYSICS_NOTES.md), so no Python runs per body per step; they are made fresh when a body first
+# moves. Restitution per pair of materials is the product of the shapes' elasticities: pieces
+# carry sqrt(e_piece) and every fixed material e_fixed / sqrt(e_piece).
 #
 # Stepping (deterministic, adaptive, exact at impacts): every body that is not moving sleeps
 # (pymunk's sleeping: out of the solver). Before each chunk of steps the engine computes, for the
@@ -154,8 +157,11 @@ class FlickResult:
 # moving bodies (their relative path bends by at most (a1+a2)t^2/2). Far from everything it takes
 # whole base steps; the step that reaches an impact is cut to end just after the touch, so the
 # contact normal is exact whatever the base step, and nothing can pass through anything (no
-# tunnelling, at any speed). A body at rest for `rest_time_s` falls asleep; the flick ends when
-# every body sleeps, or at the cap.
+# tunnelling, at any speed). Chipmunk warm starts every joint and lasting contact with its stored
+# impulse times (step / previous step) but clamps the stored one unscaled; the previous step is
+# set to each new step's own size, so a change of step neither pushes a sliding body (a friction
+# joint) nor shoots apart a pressed contact. A body at rest for `rest_time_s` falls asleep; the
+# flick ends when every body sleeps, or at the cap.
 # ---------------------------------------------------------------------------------------------
 
 _INF = math.inf
@@ -174,9 +180,6 @@ class Stepping:
     sees the contact); ``rest_speed_mm_s`` and ``rest_time_s``: a body slower than this for
     that long is at rest; ``cap_s``: the hard cap of a flick's simulated time.
 
-    ``ramp``: after a short step the step grows back by at most this factor a step (Chipmunk
-    warm starts a lasting contact with its last impulse times the ratio of the steps).
-
     ``halved()`` is the same integration with every step halved (the convergence check of the
     contract §3).
     """
@@ -192,7 +195,6 @@ class Stepping:
     half_kick: bool = True
     squeeze_mm: float = 0.0
     min_step: float = 1e-3
-    ramp: float = 0.0
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -507,15 +509,21 @@ class _Kit:
 _kits = threading.local()
 
 
+_KITS_KEPT = 8  # tables whose kits a thread keeps (the least recently used one goes first)
+
+
 def _kit_for(table: Table) -> _Kit:
     """This thread's kit for ``table`` when it is free, else a new private one."""
     kits = getattr(_kits, "by_table", None)
     if kits is None:
         kits = _kits.by_table = {}
-    kit = kits.get(table)
+    kit = kits.pop(table, None)
     if kit is None:
-        kit = kits[table] = _Kit(table)
-    elif kit.sim is not None:
+        kit = _Kit(table)
+        while len(kits) >= _KITS_KEPT:
+            del kits[next(iter(kits))]
+    kits[table] = kit  # the most recently used last
+    if kit.sim is not None:
         return _Kit(table)  # the kit is in use (a simulation not closed): one of its own
     return kit
 
@@ -872,7 +880,6 @@ class FlickSimulation:
         rebias: list = []
         last_dt = None
         still = None  # the obstacles that stay put: fixed things and sleeping bodies
-        ramp = st.ramp
         while True:
             # snapshot the moving bodies (awake bodies only: O(awake))
             movers = []
@@ -914,14 +921,6 @@ class FlickSimulation:
                     dt = H * st.min_step
                 n = 1
                 cut = dt < H and vn > 1e-9 and t_lin < H  # an impact step, not a press
-            if ramp and last_dt is not None and dt > ramp * last_dt:
-                # after a short step, the step grows back by at most `ramp` a step: Chipmunk
-                # warm starts a lasting contact with its last impulse times the ratio of the
-                # steps, which it cannot take back (a ball pressed between two pieces would
-                # be shot out)
-                dt = ramp * last_dt
-                n = 1
-                cut = False
             n_cap = int((cap - t) / dt + 0.5)
             if n > n_cap:
                 n = n_cap
@@ -1243,7 +1242,8 @@ def resolve_flick(table, ball, pieces, side, piece, angle_deg, speed_mm_s, *, fr
     """Resolves one flick of ``piece`` of ``side`` (see the module's docstring).
 
     Raises ``ValueError`` when the piece is not on the table. Deterministic: the same
-    arguments give the same result, to the bit, in any process.
+    arguments give the same result, to the bit, in any process and whatever was resolved
+    before.
     """
     sim = FlickSimulation(table, ball, pieces, stepping)
     sim.launch(piece_key(side, piece), angle_deg, speed_mm_s)

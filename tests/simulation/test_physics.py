@@ -1,6 +1,7 @@
 """The physics of a flick (contract §3): Coulomb friction, rest and the cap, crossings and
 goals, determinism, convergence, no tunnelling."""
 import math
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -91,6 +92,23 @@ def test_two_simulations_open_at_once_do_not_share_a_space():
     assert second.run() == expected
     assert first.run() == expected
     assert resolve_flick(*args, "home", "7", 0, 2000) == expected
+
+
+def test_a_thread_keeps_the_spaces_of_a_few_tables():
+    _fresh_kits()
+    tables = [Table.from_params({"ball_friction": 0.2 + i / 100}) for i in range(12)]
+    first = [resolve_flick(tb, (-150, 12), LONE, "home", "7", 20, 1500) for tb in tables]
+    assert len(physics._kits.by_table) == physics._KITS_KEPT
+    _fresh_kits()
+    assert [resolve_flick(tb, (-150, 12), LONE, "home", "7", 20, 1500) for tb in reversed(tables)] == first[::-1]
+
+
+def test_threads_resolving_at_once_get_the_results_of_one_thread():
+    flicks = battery()
+    expected = [bench_resolve(f, TABLE, DEFAULT_STEPPING) for f in flicks]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda f: bench_resolve(f, TABLE, DEFAULT_STEPPING), flicks * 3))
+    assert got == expected * 3
 
 
 def test_an_unknown_piece_frees_the_space():
