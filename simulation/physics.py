@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -373,7 +374,8 @@ class _Kit:
         self.table = table
         self.space = space = pymunk.Space()
         self.cspace = space._space
-        self.sim: FlickSimulation | None = None
+        self.owner = None  # a weak reference to the simulation using the space
+        self.placed: list[_Body] = []  # the bodies it put in the space
         self.fixed: list[tuple[float, float, float, float, float, float]] = []
         t = table
         self.e_piece = e_piece = math.sqrt(t.restitution_piece)
@@ -438,7 +440,6 @@ class _Kit:
 
         self.pools: dict[int, list] = {_BUTTON: [], _BALL: [], _KEEPER: []}
         self.shape_ids = _cp.cpSpaceGetShapeIDCounter(self.cspace)
-        self.stamp = _cp.cpSpaceGetTimestamp(self.cspace)
         self._grow()
 
     def _grow(self) -> None:
@@ -459,10 +460,10 @@ class _Kit:
             space.remove(*pair)
 
     def _begin(self, arbiter, space, data) -> None:
-        self.sim._begin(arbiter, space, data)
+        self.owner()._begin(arbiter, space, data)
 
     def _left_field(self, arbiter, space, data) -> None:
-        self.sim._left_field(arbiter, space, data)
+        self.owner()._left_field(arbiter, space, data)
 
     def take(self, ctype: int, n: int):
         """The ``n``-th pooled body and shape of this kind (made when the pool is short)."""
@@ -490,20 +491,37 @@ class _Kit:
         space.idle_speed_threshold = stepping.rest_speed_mm_s
         space.sleep_time_threshold = stepping.rest_time_s
         _cp.cpSpaceSetShapeIDCounter(self.cspace, self.shape_ids)
-        _cp.cpSpaceSetTimestamp(self.cspace, self.stamp)
         _cp.cpSpaceSetCurrentTimeStep(self.cspace, 0.0)
-        self.sim = sim
+        self.owner = weakref.ref(sim)
+        self.placed = sim.bodies
 
-    def clear(self, bodies: list[_Body]) -> None:
-        """Takes the flick's bodies and joints out of the space; the kit is free again."""
+    def busy(self) -> bool:
+        """In use by a simulation; one dropped without being run or closed frees it here."""
+        if self.owner is None:
+            return False
+        if self.owner() is None:
+            self.clear()
+            return False
+        return True
+
+    def clear(self) -> bool:
+        """Takes the flick's bodies and joints out of the space; the kit is free again.
+        False when a body was left at a position that is not a finite number (the space is
+        then not to be used again)."""
         space = self.space
-        for b in bodies:
+        finite = True
+        for b in self.placed:
+            p = _get_pos(b.cb)
+            if not (math.isfinite(p.x) and math.isfinite(p.y)):
+                finite = False
             if b.slide is not None:
                 space.remove(b.slide)
                 if b.spin is not None:
                     space.remove(b.spin)
             space.remove(b.body, b.shape)
-        self.sim = None
+        self.placed = []
+        self.owner = None
+        return finite
 
 
 _kits = threading.local()
@@ -523,9 +541,16 @@ def _kit_for(table: Table) -> _Kit:
         while len(kits) >= _KITS_KEPT:
             del kits[next(iter(kits))]
     kits[table] = kit  # the most recently used last
-    if kit.sim is not None:
+    if kit.busy():
         return _Kit(table)  # the kit is in use (a simulation not closed): one of its own
     return kit
+
+
+def _forget(kit: _Kit) -> None:
+    """Drops a kit from this thread's cache (its space is not to be used again)."""
+    kits = getattr(_kits, "by_table", {})
+    if kits.get(kit.table) is kit:
+        del kits[kit.table]
 
 
 class FlickSimulation:
@@ -558,8 +583,9 @@ class FlickSimulation:
 
     def close(self) -> None:
         """Takes this flick's bodies out of the table's space (``run`` does it at the end)."""
-        if self.kit.sim is self:
-            self.kit.clear(self.bodies)
+        kit = self.kit
+        if kit.owner is not None and kit.owner() is self and not kit.clear():
+            _forget(kit)
 
     # -- construction (fixed order) -------------------------------------------------------
     def _build(self, ball, pieces) -> None:
@@ -573,9 +599,13 @@ class FlickSimulation:
 
         def place(ctype, n, key, pos, hx, hy, r, mu):
             body, shape = kit.take(ctype, n)
+            x, y = float(pos[0]), float(pos[1])
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError(f"{key} is not at a finite position: {pos!r}")
             cb = body._body
-            _cp.cpBodySetPosition(cb, (float(pos[0]), float(pos[1])))
+            _cp.cpBodySetPosition(cb, (x, y))
             _set_vel(cb, (0.0, 0.0))
+            _cp.cpBodyUpdatePosition(cb, 0.0)  # zeroes the solver's bias velocities
             _cp.cpBodySetForce(cb, (0.0, 0.0))
             if ctype != _KEEPER:
                 _cp.cpBodySetAngle(cb, 0.0)
@@ -671,13 +701,28 @@ class FlickSimulation:
 
     # -- the run --------------------------------------------------------------------------
     def launch(self, key: str, angle_deg: float, speed_mm_s: float) -> None:
-        """Gives the body ``key`` its flick; everything else is put to sleep."""
+        """Gives the body ``key`` its flick; everything else is put to sleep.
+
+        Raises ``ValueError`` (and frees the table's space) when the piece is not on the table,
+        or the angle (degrees) or the speed (mm/s, at least 0) is not a finite number."""
+        try:
+            self._launch(key, angle_deg, speed_mm_s)
+        except BaseException:
+            self.close()
+            raise
+
+    def _launch(self, key, angle_deg, speed_mm_s) -> None:
         rec = next((b for b in self.bodies if b.key == key), None)
         if rec is None:
-            self.close()
             raise ValueError(f"no piece {key!r} on the table")
-        a = math.radians(angle_deg)
-        speed = float(speed_mm_s)
+        try:
+            a = math.radians(float(angle_deg))
+            speed = float(speed_mm_s)
+        except (TypeError, ValueError):
+            raise ValueError(f"angle and speed must be numbers, not {angle_deg!r} and {speed_mm_s!r}") from None
+        if not (math.isfinite(a) and math.isfinite(speed)) or speed < 0:
+            raise ValueError(f"angle must be a finite number and speed a finite number >= 0, "
+                             f"not {angle_deg!r} and {speed_mm_s!r}")
         if self.stepping.half_kick and speed > 0:
             # Chipmunk moves each body with the velocity it had before friction acts in the
             # step: read as the velocity half a step ahead, that is exact for a constant
@@ -1095,7 +1140,8 @@ class FlickSimulation:
             ball_first_touch=first,
             ball_last_touch=last,
             ball_out=crossings.get(BALL),
-            pieces_out={k: v for k, v in crossings.items() if k != BALL},
+            pieces_out={k: v for k, v in sorted(crossings.items(), key=lambda kv: (kv[1].t, kv[0]))
+                        if k != BALL},
             ball_min_x=_r3(bmin_x),
             ball_max_x=_r3(bmax_x),
             ball_max_r=_r3(bmax_r),

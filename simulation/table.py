@@ -158,12 +158,16 @@ class Table:
             raw = params[f.name]
             if f.name == "keeper_size":
                 if (not isinstance(raw, (list, tuple)) or len(raw) != 2
-                        or not all(_positive_number(v) for v in raw)):
-                    raise ValueError("params.keeper_size must be two positive numbers [x, y] in mm")
+                        or not all(_positive_number(v) and v <= _LENGTH_MAX_MM for v in raw)):
+                    raise ValueError(f"params.keeper_size must be two positive numbers [x, y] in mm, "
+                                     f"at most {_LENGTH_MAX_MM:g}")
                 values[f.name] = (float(raw[0]), float(raw[1]))
                 continue
             if not _positive_number(raw) and not (f.name.startswith("restitution") and raw == 0):
                 raise ValueError(f"params.{f.name} must be a positive number, not {raw!r}")
+            lo, hi, unit = _bounds(f.name)
+            if not lo <= raw <= hi:
+                raise ValueError(f"params.{f.name} must be between {lo:g} and {hi:g}{unit}, not {raw!r}")
             values[f.name] = float(raw)
         table = cls(**values)
         if not 38.0 <= table.button_diameter <= 60.0:
@@ -356,6 +360,24 @@ class Table:
     def button_gap(self, a: Sequence[float], b: Sequence[float]) -> float:
         """Edge-to-edge distance between two buttons (mm): how far "apart" they are (§9.5)."""
         return gap(a, self.button_radius, b, self.button_radius)
+
+
+_LENGTH_MAX_MM = 5000.0
+
+
+def _bounds(name: str) -> tuple[float, float, str]:
+    """The range a table value may be given in (a physical table, and what the engine is
+    measured on): lengths 1..5000 mm, masses 0.01..1000 g, friction coefficients up to 2,
+    restitutions 0..1, gravity 100..100000 mm/s^2."""
+    if name.endswith("_mass_g"):
+        return 0.01, 1000.0, " g"
+    if name.endswith("_friction"):
+        return 0.0, 2.0, ""
+    if name.startswith("restitution"):
+        return 0.0, 1.0, ""
+    if name == "gravity_mm_s2":
+        return 100.0, 100_000.0, " mm/s^2"
+    return 1.0, _LENGTH_MAX_MM, " mm"
 
 
 def _positive_number(value: Any) -> bool:

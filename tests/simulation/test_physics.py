@@ -111,6 +111,51 @@ def test_threads_resolving_at_once_get_the_results_of_one_thread():
     assert got == expected * 3
 
 
+@pytest.mark.parametrize("angle, speed", [(math.nan, 500), (0, math.inf), (0, -1), (0, "fast"), (None, 5)])
+def test_a_flick_that_is_not_a_finite_number_is_refused_and_frees_the_space(angle, speed):
+    sim = FlickSimulation(TABLE, (0, 0), LONE)
+    with pytest.raises(ValueError, match="angle"):
+        sim.launch("home:7", angle, speed)
+    assert not sim.kit.busy()
+
+
+def test_a_piece_at_no_finite_position_is_refused():
+    kit = physics._kit_for(TABLE)
+    with pytest.raises(ValueError, match="home:7 is not at a finite position"):
+        FlickSimulation(TABLE, (0, 0), {"home": {"7": (math.inf, 0)}, "away": {}})
+    assert not kit.busy() and physics._kit_for(TABLE) is kit
+
+
+def test_a_simulation_dropped_without_running_frees_the_space():
+    sim = FlickSimulation(TABLE, (0, 0), LONE)
+    kit = sim.kit
+    del sim
+    assert FlickSimulation(TABLE, (0, 0), LONE).kit is kit
+
+
+def test_a_flick_cut_off_while_pieces_overlap_leaves_nothing_behind():
+    """The solver's push out of an overlap (Chipmunk's bias velocity) is not carried by a
+    pooled body into the next flick."""
+    _fresh_kits()
+    alone = resolve_flick(TABLE, (300, 300), {"home": {"1": (0, 0)}, "away": {}}, "home", "1", 0, 0)
+    resolve_flick(TABLE, (300, 300), {"home": {"1": (0, 0), "2": (40, 0)}, "away": {}}, "home", "1", 0, 100,
+                  stepping=Stepping(cap_s=0.05))
+    assert resolve_flick(TABLE, (300, 300), {"home": {"1": (0, 0)}, "away": {}}, "home", "1", 0, 0) == alone
+
+
+def test_pieces_out_listed_by_time_then_key():
+    """Three buttons pushed over the touch line in the same step: the order of pieces_out
+    is the same in every process (Chipmunk reports their leaving the field in an order that
+    depends on memory addresses)."""
+    pieces = {"home": {"1": (-298.989, 326.304)},
+              "away": {"2": (-317.589, 501.598), "3": (-223.152, 533.181), "4": (-408.838, 527.489),
+                       "9": (-335.744, 448.932)}}
+    r = resolve_flick(TABLE, (0, -300), pieces, "home", "1", 93.22, 2500, frames=False)
+    assert len(r.pieces_out) >= 3
+    order = [(c.t, k) for k, c in r.pieces_out.items()]
+    assert order == sorted(order)
+
+
 def test_an_unknown_piece_frees_the_space():
     sim = FlickSimulation(TABLE, (0, 0), LONE)
     with pytest.raises(ValueError, match="no piece 'home:9'"):

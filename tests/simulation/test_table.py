@@ -1,4 +1,6 @@
 """The table's sizes and predicates (contract §2)."""
+import re
+
 import pytest
 
 from simulation.table import Table
@@ -26,6 +28,19 @@ def test_a_bad_parameter_is_named():
     with pytest.raises(ValueError, match="contact_friction"):
         Table.from_params({"contact_friction": "x"})
     assert Table.from_params({"restitution_net": 0}).restitution_net == 0
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("ball_mass_g", 1e300, "between 0.01 and 1000 g"),
+    ("ball_diameter", 1e-300, "between 1 and 5000 mm"),
+    ("restitution_net", 1.5, "between 0 and 1"),
+    ("gravity_mm_s2", 5, "between 100 and 100000 mm/s^2"),
+    ("keeper_friction", 3, "between 0 and 2"),
+    ("keeper_size", [20, 1e6], "at most 5000"),
+])
+def test_a_value_out_of_its_range_is_named(name, value, words):
+    with pytest.raises(ValueError, match=f"params.{name} must be .*{re.escape(words)}"):
+        Table.from_params({name: value})
 
 
 def test_areas_and_halves():
