@@ -265,7 +265,7 @@ class Stats:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"post": [], "read": [], "other": []})
     counts: dict[str, int] = field(default_factory=lambda: {
         "requests": 0, "accepted": 0, "refused_422": 0, "retried": 0, "raced": 0, "stale_409": 0,
-        "out_of_turn_403": 0})
+        "out_of_turn_403": 0, "reconnected": 0})
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -283,8 +283,13 @@ class Stats:
             self.errors.append(text)
 
 
+# a keep-alive connection the server closed while it was idle
+_STALE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, http.client.RemoteDisconnected)
+
+
 class Api:
-    """One player's keep-alive connection to the server; every request has a timeout."""
+    """One player's keep-alive connection to the server; every request has a timeout. A
+    request on a connection the server closed while idle is sent again, once, on a new one."""
 
     def __init__(self, port: int, token: str, *, timeout: float, stats: Stats, deadline: float):
         self.port, self.token, self.timeout, self.stats, self.deadline = port, token, timeout, stats, deadline
@@ -301,12 +306,26 @@ class Api:
             headers["Content-Type"] = "application/json"
         if key:
             headers["Idempotency-Key"] = key
+        reused = self.conn is not None
         if self.conn is None:
             self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
         start = time.perf_counter()
         try:
-            self.conn.request(method, path, body=data, headers=headers)
-            response = self.conn.getresponse()
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+            except _STALE:
+                if not reused:
+                    raise
+                # the server closed the idle keep-alive connection before reading this
+                # request (as any HTTP client does, send it again on a new connection; an
+                # action carries its Idempotency-Key, so it can never count twice)
+                self.close()
+                self.stats.count("reconnected")
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
+                start = time.perf_counter()
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
             raw = response.read()
         except (OSError, http.client.HTTPException) as exc:
             self.close()

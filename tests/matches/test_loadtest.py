@@ -2,9 +2,12 @@
 clients saw, and a small run through gunicorn on the real PostgreSQL."""
 from __future__ import annotations
 
+import http.server
 import json
 import subprocess
 import sys
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -73,3 +76,39 @@ def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
     assert figures["log_rows"] == 50 and figures["ticks"] == 0 and figures["replayed_matches"] == 5
     for kind in ("retried", "raced", "stale_409", "out_of_turn_403"):
         assert figures[kind] > 0, kind
+
+
+class _OneRequestPerConnection(http.server.BaseHTTPRequestHandler):
+    """Answers one request, then closes the connection without saying so (as a server does
+    with a keep-alive connection that idled past its timeout)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):  # noqa: N802 (http.server's naming)
+        body = b'{"ok": true}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        self.close_connection = True
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_request_on_a_connection_the_server_closed_goes_again_on_a_new_one():
+    server = http.server.ThreadingHTTPServer((loadtest.HOST, 0), _OneRequestPerConnection)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        stats = loadtest.Stats()
+        api = loadtest.Api(server.server_address[1], "t", timeout=5, stats=stats, deadline=time.monotonic() + 60)
+        for _ in range(3):
+            time.sleep(0.05)  # the server has closed the previous connection by now
+            status, body, _ = api.request("GET", "/ping/")
+            assert (status, body) == (200, {"ok": True})
+        assert stats.counts["reconnected"] == 2 and stats.counts["requests"] == 3 and stats.errors == []
+    finally:
+        server.shutdown()
+        server.server_close()
