@@ -376,7 +376,8 @@ class _Kit:
         self.cspace = space._space
         self.owner = None  # a weak reference to the simulation using the space
         self.placed: list[_Body] = []  # the bodies it put in the space
-        self.fixed: list[tuple[float, float, float, float, float, float]] = []
+        # the fixed things as _horizon's obstacles: (x, y, half x, half y, corner radius, extent, who)
+        self.obstacles: list[tuple] = []
         t = table
         self.e_piece = e_piece = math.sqrt(t.restitution_piece)
         self.cf = math.sqrt(t.contact_friction)
@@ -391,7 +392,7 @@ class _Kit:
             shape.collision_type = ctype
             space.add(shape)
             cx, cy, hx, hy, r = box
-            self.fixed.append(box + (math.hypot(hx, hy) + r,))
+            self.obstacles.append(box + (math.hypot(hx, hy) + r, _FIXED_HIT))
 
         pr = t.post_diameter / 2
         for end in ENDS:
@@ -424,7 +425,6 @@ class _Kit:
             shape.collision_type = _RIM
             space.add(shape)
         self.surface_half = (sx, sy)
-        self.obstacles = [box + (_FIXED_HIT,) for box in self.fixed]
         fx, fy = t.half_length, t.half_width
         field = pymunk.Poly(static, [(-fx, -fy), (fx, -fy), (fx, fy), (-fx, fy)])
         field.sensor = True
@@ -564,7 +564,6 @@ class FlickSimulation:
         self.stepping = stepping
         self.kit = kit = _kit_for(table)
         self.space = kit.space
-        self.fixed = kit.fixed
         self.surface_half = kit.surface_half
         self.bodies: list[_Body] = []
         self.by_shape: dict = {}
@@ -945,9 +944,8 @@ class FlickSimulation:
                 else:
                     b.moving = False
             if still is None:
-                still = self.kit.obstacles + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o)
-                                              for o in bodies if o not in awake_set]
-            obstacles = still + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in awake if not o.moving]
+                still = self.kit.obstacles + _as_obstacles(o for o in bodies if o not in awake_set)
+            obstacles = still + _as_obstacles(o for o in awake if not o.moving)
             horizon, land = self._horizon(movers, cap - t, obstacles)
             # choose the chunk
             if horizon >= H:
@@ -988,7 +986,7 @@ class FlickSimulation:
                     if k == 0.0:
                         b.moving = False  # it stops before the touch: an obstacle now
                 movers = [b for b in movers if b.moving]
-                obstacles = still + [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in awake if not o.moving]
+                obstacles = still + _as_obstacles(o for o in awake if not o.moving)
                 horizon, land = self._horizon(movers, cap - t, obstacles, friction=False)
                 t_lin, vn = land if land is not None else (horizon, 0.0)
                 dt = t_lin + depth / vn if vn > 1e-9 and t_lin < H else horizon
@@ -1204,6 +1202,11 @@ class FlickSimulation:
                 moved[b.key] = p
                 last_frame[b.key] = p
         return (round(ft, 4), ball_pos, moved)
+
+
+def _as_obstacles(bodies) -> list[tuple]:
+    """Bodies that stay put, as ``FlickSimulation._horizon``'s obstacles."""
+    return [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in bodies]
 
 
 _get_pos = _cp.cpBodyGetPosition
