@@ -11,7 +11,7 @@ LOAD_ARGS         ?= --matches 200 --actions 25
 
 .PHONY: install run test lint bench worker beat clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py simulation/_engine.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -26,8 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import pymunk
+from pymunk._chipmunk import ffi as _ffi
 from pymunk._chipmunk import lib as _cp
 
+from . import _engine
 from .state import _piece_order, round_pos
 from .table import ENDS, SIDES, Table, Vec, end_sign
 
@@ -165,8 +167,6 @@ class FlickResult:
 # flick ends when every body sleeps, or at the cap.
 # ---------------------------------------------------------------------------------------------
 
-_INF = math.inf
-_FIXED_HIT = object()  # _horizon's target when the next touch is with a fixed thing
 
 # collision types
 _BUTTON, _BALL, _KEEPER, _POST, _NET, _RIM, _FIELD = 1, 2, 3, 4, 5, 6, 7
@@ -205,149 +205,34 @@ class Stepping:
 DEFAULT_STEPPING = Stepping()
 
 
-def _toi(px: float, py: float, wx: float, wy: float, hx: float, hy: float, r: float) -> float:
-    """Time for a point at ``p`` moving at ``w`` to reach the rounded box (half sizes ``hx``,
-    ``hy``, corner radius ``r``) centred at the origin; ``inf`` when it never does, 0 inside."""
-    ex = hx + r
-    ey = hy + r
-    t0 = 0.0
-    t1 = _INF
-    if wx == 0.0:
-        if px > ex or px < -ex:
-            return _INF
-    else:
-        a = (-ex - px) / wx
-        b = (ex - px) / wx
-        if a > b:
-            a, b = b, a
-        if a > t0:
-            t0 = a
-        if b < t1:
-            t1 = b
-    if wy == 0.0:
-        if py > ey or py < -ey:
-            return _INF
-    else:
-        a = (-ey - py) / wy
-        b = (ey - py) / wy
-        if a > b:
-            a, b = b, a
-        if a > t0:
-            t0 = a
-        if b < t1:
-            t1 = b
-    if t0 > t1:
-        return _INF
-    if r > 0.0:
-        qx = px + wx * t0
-        qy = py + wy * t0
-        if (qx > hx or qx < -hx) and (qy > hy or qy < -hy):
-            # the entry lies beside a corner: the rounded corner decides
-            cx = px - (hx if qx > 0 else -hx)
-            cy = py - (hy if qy > 0 else -hy)
-            c = cx * cx + cy * cy - r * r
-            if c <= 0.0:
-                return 0.0
-            b = cx * wx + cy * wy
-            if b >= 0.0:
-                return _INF
-            a = wx * wx + wy * wy
-            disc = b * b - a * c
-            if disc < 0.0:
-                return _INF
-            return c / (-b + math.sqrt(disc))
-    return t0
-
-
-def _gap(px: float, py: float, hx: float, hy: float, r: float) -> float:
-    """Distance from point ``p`` to the rounded box at the origin (negative inside)."""
-    dx = abs(px) - hx
-    dy = abs(py) - hy
-    if dx > 0.0 and dy > 0.0:
-        return math.sqrt(dx * dx + dy * dy) - r
-    return (dx if dx > dy else dy) - r
-
-
-def _normal_speed(px: float, py: float, wx: float, wy: float, hx: float, hy: float, t: float) -> float:
-    """Closing speed along the contact normal at time ``t`` of the approach computed by _toi."""
-    qx = px + wx * t
-    qy = py + wy * t
-    dx = abs(qx) - hx
-    dy = abs(qy) - hy
-    if dx > 0.0 and dy > 0.0:
-        nx = dx if qx > 0 else -dx
-        ny = dy if qy > 0 else -dy
-        n = math.hypot(nx, ny)
-        return -(wx * nx + wy * ny) / n
-    if dx > dy:
-        return -wx if qx > 0 else wx
-    return -wy if qy > 0 else wy
-
-
 class _Body:
-    __slots__ = ("key", "body", "cb", "shape", "hx", "hy", "r", "decel", "x", "y", "vx", "vy",
-                 "out_line", "dynamic", "moving", "ext", "slide", "spin", "slide_f", "spin_f", "loose", "alpha", "slid")
+    """A piece in a flick: its Chipmunk body and shape, its size (half sizes ``hx``, ``hy`` and
+    corner radius ``r``, mm; ``ext`` the radius of a disc around it), its friction (``decel``
+    mm/s^2 sliding, ``alpha`` rad/s^2 spinning, ``slide_f``/``spin_f`` the max forces of its
+    friction joints) and, once it has moved, the addresses of those joints (``slide``,
+    ``spin``). ``_engine.run`` reads these and keeps the run's own state."""
 
-    def __init__(self, key, body, shape, hx, hy, r, decel):
+    __slots__ = ("key", "index", "body", "cb", "addr", "shape", "hx", "hy", "r", "ext", "decel",
+                 "alpha", "slide_f", "spin_f", "slide", "spin", "loose", "x", "y", "out_line")
+
+    def __init__(self, key, index, body, addr, shape, hx, hy, r, decel):
         self.key = key
+        self.index = index  # its place in FlickSimulation.bodies
         self.body = body
-        self.cb = body._body  # the Chipmunk body, for the hot loop (pymunk 7.3's cffi handle)
+        self.cb = body._body  # the Chipmunk body (pymunk 7.3's cffi handle)
+        self.addr = addr  # its address, for _engine
         self.shape = shape
         self.hx = hx
         self.hy = hy
         self.r = r
         self.decel = decel
-        self.x, self.y = body.position
-        self.vx = self.vy = 0.0
-        self.out_line = None
-        self.moving = False
-        self.ext = math.hypot(hx, hy) + r  # the radius of a disc around it
-        self.slide = None  # its sliding-friction joint
-        self.spin = None  # its spin-friction joint (discs only)
-        self.slide_f = self.spin_f = 0.0  # their max forces
-        self.loose = False  # its friction is off for an impact step
-        self.alpha = 0.0  # its spin deceleration, rad/s^2
-        self.slid = None  # s it slid without friction in the last step (woken in it)
-
-    def grip(self, space) -> None:
-        """Fresh friction joints to the table (nothing stored in them), made when the body
-        first moves in a flick: a PivotJoint for sliding and, for a disc, a GearJoint for
-        spin, with max_bias 0 and max_force mu*m*g (PHYSICS_NOTES.md)."""
-        static = space.static_body
-        on = 0.0 if self.loose else 1.0
-        slide = pymunk.PivotJoint(static, self.body, (0, 0), (0, 0))
-        slide.max_bias = 0
-        slide.max_force = on * self.slide_f
-        self.slide = slide
-        if self.spin_f == 0.0:
-            space.add(slide)
-            return
-        spin = pymunk.GearJoint(static, self.body, 0, 1)
-        spin.max_bias = 0
-        spin.max_force = on * self.spin_f
-        self.spin = spin
-        space.add(slide, spin)
-
-    def unhold(self) -> None:
-        """No friction in the next step (an impact step): the joints' force limits go to 0;
-        ``hold`` restores them. Exact because every step starts with the space's previous step
-        set to its own size (see ``FlickSimulation.run``): the cached impulse applied at the
-        start of the step is then the one stored, and the clamp takes all of it back."""
-        self.loose = True
-        if self.slide is not None:
-            _set_max_force(self.slide._constraint, 0.0)
-            if self.spin is not None:
-                _set_max_force(self.spin._constraint, 0.0)
-
-    def hold(self, space) -> None:
-        """Friction back after an impact step (the joints made if the body had none)."""
+        self.alpha = 0.0
+        self.slide_f = self.spin_f = 0.0
+        self.slide = self.spin = None
         self.loose = False
-        if self.slide is None:
-            self.grip(space)
-            return
-        _set_max_force(self.slide._constraint, self.slide_f)
-        if self.spin is not None:
-            _set_max_force(self.spin._constraint, self.spin_f)
+        self.x, self.y = body.position
+        self.out_line = None
+        self.ext = math.hypot(hx, hy) + r
 
 
 class _Kit:
@@ -374,9 +259,10 @@ class _Kit:
         self.table = table
         self.space = space = pymunk.Space()
         self.cspace = space._space
+        self.cspace_addr = _address(self.cspace)
         self.owner = None  # a weak reference to the simulation using the space
         self.placed: list[_Body] = []  # the bodies it put in the space
-        # the fixed things as _horizon's obstacles: (x, y, half x, half y, corner radius, extent, who)
+        # the fixed things as the horizon's obstacles: (x, y, half x, half y, corner radius, extent)
         self.obstacles: list[tuple] = []
         t = table
         self.e_piece = e_piece = math.sqrt(t.restitution_piece)
@@ -392,7 +278,7 @@ class _Kit:
             shape.collision_type = ctype
             space.add(shape)
             cx, cy, hx, hy, r = box
-            self.obstacles.append(box + (math.hypot(hx, hy) + r, _FIXED_HIT))
+            self.obstacles.append(box + (math.hypot(hx, hy) + r,))
 
         pr = t.post_diameter / 2
         for end in ENDS:
@@ -466,7 +352,8 @@ class _Kit:
         self.owner()._left_field(arbiter, space, data)
 
     def take(self, ctype: int, n: int):
-        """The ``n``-th pooled body and shape of this kind (made when the pool is short)."""
+        """The ``n``-th pooled body, its shape and the body's address (made when the pool is
+        short)."""
         pool = self.pools[ctype]
         while len(pool) <= n:
             t = self.table
@@ -482,7 +369,7 @@ class _Kit:
             shape.elasticity = self.e_piece
             shape.friction = self.cf
             shape.collision_type = ctype
-            pool.append((body, shape))
+            pool.append((body, shape, _address(body._body)))
         return pool[n]
 
     def start(self, sim: FlickSimulation, stepping: Stepping) -> None:
@@ -514,10 +401,11 @@ class _Kit:
             p = _get_pos(b.cb)
             if not (math.isfinite(p.x) and math.isfinite(p.y)):
                 finite = False
-            if b.slide is not None:
-                space.remove(b.slide)
-                if b.spin is not None:
-                    space.remove(b.spin)
+            for joint in (b.slide, b.spin):
+                if joint is not None:
+                    joint = _ffi.cast("cpConstraint *", joint)
+                    _cp.cpSpaceRemoveConstraint(self.cspace, joint)
+                    _cp.cpConstraintFree(joint)
             space.remove(b.body, b.shape)
         self.placed = []
         self.owner = None
@@ -597,7 +485,7 @@ class FlickSimulation:
         add = space.add
 
         def place(ctype, n, key, pos, hx, hy, r, mu):
-            body, shape = kit.take(ctype, n)
+            body, shape, addr = kit.take(ctype, n)
             x, y = float(pos[0]), float(pos[1])
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise ValueError(f"{key} is not at a finite position: {pos!r}")
@@ -611,7 +499,7 @@ class FlickSimulation:
                 _cp.cpBodySetAngularVelocity(cb, 0.0)
                 _cp.cpBodySetTorque(cb, 0.0)
             add(body, shape)
-            rec = _Body(key, body, shape, hx, hy, r, mu * g)
+            rec = _Body(key, len(self.bodies), body, addr, shape, hx, hy, r, mu * g)
             rec.slide_f = mu * body.mass * g
             if ctype != _KEEPER:
                 rec.spin_f = (2 / 3) * mu * body.mass * g * r
@@ -728,151 +616,12 @@ class FlickSimulation:
             # deceleration (leapfrog), so the flick starts half a step of friction slower.
             speed = max(0.0, speed - rec.decel * self.stepping.base_step_s / 2)
         rec.body.velocity = (speed * math.cos(a), speed * math.sin(a))
-        rec.grip(self.space)
+        rec.slide, rec.spin = _engine.grip(self.kit.cspace_addr, rec.addr, rec.slide_f, rec.spin_f,
+                                           rec.loose)
         self.flicked = rec
         for b in self.bodies:
             if b is not rec:
                 _cp.cpBodySleep(b.cb)
-
-    def _horizon(self, movers, limit, obstacles, friction=True):
-        """The earliest time from now at which a moving body can touch anything, at most
-        ``limit``, and ``land``: ``(t_lin, normal speed)`` of the pair that decides (``None``
-        when nothing does); ``t_lin`` is the time at the present velocity, for the step that
-        reaches the touch.
-
-        ``obstacles``: ``(x, y, half x, half y, corner radius, extent, who)`` of everything
-        that is not moving (fixed things first, ``who`` is ``_FIXED_HIT`` for them).
-
-        Exact for a body sliding towards something at rest: it slides along its ray, slowing
-        down by its friction (with ``friction``; a step without friction is a straight line),
-        and the positions Chipmunk gives at the ends of the steps lie on that curve (the
-        stored velocity leads by half a step of friction), so a thing it would stop short of
-        is never reached. Conservative for two moving bodies. O(movers x things near the
-        ray): a thing beside or behind the ray, or farther than the body can slide before
-        the horizon, costs one test."""
-        st = self.stepping
-        H = st.base_step_s
-        lead = 0.5 * H if friction and st.half_kick else 0.0
-        press = st.press_depth_mm
-        sx, sy = self.surface_half
-        horizon = limit
-        land = None
-        target = None
-        for i, b in enumerate(movers):
-            bvx, bvy = b.vx, b.vy
-            bx, by, bhx, bhy, br, bext = b.x, b.y, b.hx, b.hy, b.r, b.ext
-            speed = math.sqrt(bvx * bvx + bvy * bvy)
-            if speed == 0.0:
-                continue
-            ux, uy = bvx / speed, bvy / speed
-            dec = b.decel if friction else 0.0
-            v0 = speed + dec * lead  # its speed now
-            # how far it slides before the horizon, or before it stops
-            if dec > 0.0 and horizon * dec >= v0:
-                best = v0 * v0 / (2.0 * dec)
-            else:
-                best = v0 * horizon - 0.5 * dec * horizon * horizon
-            hit = None
-            # the rim
-            ex, ey = sx - bhx - br, sy - bhy - br
-            if bvx > 0:
-                tt = (ex - bx) / bvx
-            elif bvx < 0:
-                tt = (-ex - bx) / bvx
-            else:
-                tt = _INF
-            if bvy > 0:
-                ty = (ey - by) / bvy
-            elif bvy < 0:
-                ty = (-ey - by) / bvy
-            else:
-                ty = _INF
-            if ty < tt:
-                tt = ty
-                vn = abs(bvy)
-            else:
-                vn = abs(bvx)
-            if tt < _INF:
-                if tt < 0.0:
-                    tt = 0.0
-                d = tt * speed
-                if d < best:
-                    best = d
-                    hit = (tt, vn, _FIXED_HIT)
-            # fixed things and bodies at rest: exact along the ray
-            for cx, cy, hx, hy, r, oext, who in obstacles:
-                px, py = bx - cx, by - cy
-                ext = oext + bext
-                along = -(px * ux + py * uy)
-                if along < -ext or along - ext > best:
-                    continue
-                perp = px * uy - py * ux
-                if perp > ext or perp < -ext:
-                    continue
-                HX, HY, R = hx + bhx, hy + bhy, r + br
-                gap = _gap(px, py, HX, HY, R)
-                if gap <= 0.0:
-                    # touching already: the solver holds them apart; while one presses on the
-                    # other, keep the overlap from growing (a button squeezing the ball)
-                    vn = _normal_speed(px, py, bvx, bvy, HX, HY, 0.0)
-                    if vn > 0.0:
-                        tt = (press + gap) / vn
-                        if tt < horizon:
-                            horizon = tt if tt > 0.0 else 0.0
-                            land = (horizon, 0.0)
-                    continue
-                tt = _toi(px, py, bvx, bvy, HX, HY, R)
-                d = tt * speed
-                if d < best:
-                    best = d
-                    hit = (tt, _normal_speed(px, py, bvx, bvy, HX, HY, tt), who)
-            if hit is not None:
-                # the time to slide `best` while slowing down
-                if dec > 0.0:
-                    disc = v0 * v0 - 2.0 * dec * best
-                    th = 2.0 * best / (v0 + math.sqrt(disc)) if disc >= 0.0 else _INF
-                else:
-                    th = best / v0
-                if th < horizon:
-                    horizon = th
-                    land = (th, hit[1] * (v0 - dec * th) / speed if dec > 0.0 else hit[1])
-                    target = hit[2]
-            # two moving bodies: their relative path bends by at most (a1 + a2) t^2 / 2
-            for j in range(i + 1, len(movers)):
-                o = movers[j]
-                px, py = bx - o.x, by - o.y
-                HX, HY, R = o.hx + bhx, o.hy + bhy, o.r + br
-                gap = _gap(px, py, HX, HY, R)
-                wx, wy = bvx - o.vx, bvy - o.vy
-                if gap <= 0.0:
-                    vn = _normal_speed(px, py, wx, wy, HX, HY, 0.0)
-                    if vn > 0.0:
-                        tt = (press + gap) / vn
-                        if tt < horizon:
-                            horizon = tt if tt > 0.0 else 0.0
-                            land = (horizon, 0.0)
-                    continue
-                A = b.decel + o.decel
-                w = math.sqrt(wx * wx + wy * wy)
-                t_safe = 2.0 * gap / (w + math.sqrt(w * w + 2.0 * A * gap))
-                if t_safe >= horizon:
-                    continue
-                infl = 0.5 * A * H * H + 1e-9
-                ts = 0.0 if gap <= infl else _toi(px, py, wx, wy, HX, HY, R + infl)
-                if ts >= H:
-                    cand = t_safe if t_safe > H else H
-                    if cand < horizon:
-                        horizon = cand
-                        land = (cand, 0.0)
-                    continue
-                cand = t_safe if t_safe > ts else ts
-                if cand < horizon:
-                    horizon = cand
-                    target = None
-                    tt = _toi(px, py, wx, wy, HX, HY, R)
-                    land = (tt, _normal_speed(px, py, wx, wy, HX, HY, tt)) if tt < _INF else (cand, 0.0)
-        self._target = target if land is not None and land[1] > 0.0 else None
-        return horizon, land
 
     def run(self, *, frames: bool = True) -> FlickResult:
         """Resolves the flick (see the module's docstring) and frees the table's space."""
@@ -883,226 +632,27 @@ class FlickSimulation:
 
     def _run(self, frames: bool) -> FlickResult:
         st = self.stepping
-        space = self.space
-        # the Chipmunk step itself: pymunk's Space.step wraps it with bookkeeping for bodies
-        # and shapes added or removed inside callbacks, which these callbacks never do
-        step = _cp.cpSpaceStep
-        cspace = space._space
-        ball_cb = self.ball.cb
-        H = st.base_step_s
-        cap = st.cap_s
-        vlimit2 = (2.0 * st.speed_limit_mm_s) ** 2
-        depth = st.land_depth_mm
         bodies = self.bodies
         ball = self.ball
         self._pending = []
         self._watch = []
         self._event = False
         self._ball_last = None
-        contacts: list = []
-        crossings: dict[str, Crossing] = {}
-        awake = [self.flicked]
-        awake_set = {self.flicked}
-        sizes = self.step_sizes
-        t = 0.0
-        steps = 0
-        frame_dt = 1 / 30
+        self._contacts = contacts = []
+        self._crossings = crossings = {}
         frame_list: list = []
         last_frame: dict[str, Vec] = {}
         if frames:
             for b in bodies:
                 last_frame[b.key] = _r1((b.x, b.y))
             frame_list.append((0.0, last_frame[BALL], {k: v for k, v in last_frame.items() if k != BALL}))
-        next_frame = frame_dt
-        frame_no = 1
-        bx0, by0 = ball.x, ball.y
-        bmin_x = bmax_x = bx0
-        bmax_r = math.hypot(bx0, by0)
-        capped = False
-
-        decel_half = 0.5 * H if st.half_kick else 0.0  # a body's stored velocity leads its physical one by decel * H / 2
-        rebias: list = []
-        last_dt = None
-        still = None  # the obstacles that stay put: fixed things and sleeping bodies
-        while True:
-            # snapshot the moving bodies (awake bodies only: O(awake))
-            movers = []
-            for b in awake:
-                p = _get_pos(b.cb)
-                b.x = p.x
-                b.y = p.y
-                v = _get_vel(b.cb)
-                b.vx = vx = v.x
-                b.vy = vy = v.y
-                if vx * vx + vy * vy > 1e-18:
-                    if vx * vx + vy * vy > vlimit2:  # a solver blow-up, never a flick: tame it
-                        k = math.sqrt(vlimit2 / (vx * vx + vy * vy))
-                        b.vx, b.vy = vx * k, vy * k
-                        _set_vel(b.cb, (b.vx, b.vy))
-                    b.moving = True
-                    movers.append(b)
-                else:
-                    b.moving = False
-            if still is None:
-                still = self.kit.obstacles + _as_obstacles(o for o in bodies if o not in awake_set)
-            obstacles = still + _as_obstacles(o for o in awake if not o.moving)
-            horizon, land = self._horizon(movers, cap - t, obstacles)
-            # choose the chunk
-            if horizon >= H:
-                dt = H
-                n = int(horizon / H) if horizon < _INF else 1 << 30
-                cut = False
-            else:
-                t_lin, vn = land if land is not None else (horizon, 0.0)
-                if vn > 1e-9 and t_lin < H:
-                    dt = t_lin + depth / vn
-                else:
-                    dt = horizon
-                if dt > H:
-                    dt = H
-                if dt < H * st.min_step:
-                    dt = H * st.min_step
-                n = 1
-                cut = dt < H and vn > 1e-9 and t_lin < H  # an impact step, not a press
-            n_cap = int((cap - t) / dt + 0.5)
-            if n > n_cap:
-                n = n_cap
-            if n < 1:
-                capped = True
-                break
-            if cut and decel_half:
-                # an impact step: the bodies meet with their physical velocities at the touch
-                # (Chipmunk bounces them off the velocities they start the step with), and the
-                # step is re-aimed with those velocities
-                for b in movers:
-                    s = math.hypot(b.vx, b.vy)
-                    k = (s + b.decel * (decel_half - t_lin)) / s
-                    if k < 0.0:
-                        k = 0.0
-                    b.vx *= k
-                    b.vy *= k
-                    _set_vel(b.cb, (b.vx, b.vy))
-                    _spin_by(b, decel_half - t_lin)
-                    if k == 0.0:
-                        b.moving = False  # it stops before the touch: an obstacle now
-                movers = [b for b in movers if b.moving]
-                obstacles = still + _as_obstacles(o for o in awake if not o.moving)
-                horizon, land = self._horizon(movers, cap - t, obstacles, friction=False)
-                t_lin, vn = land if land is not None else (horizon, 0.0)
-                dt = t_lin + depth / vn if vn > 1e-9 and t_lin < H else horizon
-                if dt > H:
-                    dt = H
-                if dt < H * st.min_step:
-                    dt = H * st.min_step
-                # no friction joints inside the impact step, for the movers and the body struck:
-                # a joint's impulse (max_force * dt) would be fought by the contact's (which
-                # holds the bounce), so the impact would depend on dt; friction for the step is
-                # accounted for after it
-                target = self._target
-                freed = list(movers)
-                if isinstance(target, _Body) and not target.moving:
-                    freed.append(target)
-                for b in freed:
-                    b.unhold()
-                t_touch = t_lin if t_lin < dt else dt
-            if dt != last_dt:
-                # a change of step: Chipmunk warm starts every joint and lasting contact with
-                # its stored impulse times (step / previous step) but clamps the stored one
-                # unscaled, so a kept friction joint would push its body by
-                # max_force * (previous step - step) and a pressed contact would be shot
-                # apart. With the previous step set to this one, the warm start is the stored
-                # impulse itself, which the solver's clamp fully controls.
-                _set_previous_step(cspace, dt)
-            # run the chunk; frames and rest are checked on the way, the horizon stays valid
-            done = 0
-            ended = False
-            while done < n:
-                m = n - done
-                nf = int((next_frame - t) / dt - 1e-9) + 1
-                if nf < 1:
-                    nf = 1
-                if nf < m:
-                    m = nf
-                k = 0
-                while k < m:
-                    step(cspace, dt)
-                    k += 1
-                    if self._event:
-                        break
-                done += k
-                t = t + dt * k
-                if self._event:
-                    self._event = False
-                    rebias = self._collect(contacts, crossings, t, dt, awake, awake_set)
-                    if rebias:
-                        still = None
-                    ended = True
-                p = _get_pos(ball_cb)
-                bx = p.x
-                by = p.y
-                if bx < bmin_x:
-                    bmin_x = bx
-                if bx > bmax_x:
-                    bmax_x = bx
-                rr = math.hypot(bx, by)
-                if rr > bmax_r:
-                    bmax_r = rr
-                if self._watch:
-                    self._check_watch(crossings, t)
-                if t >= next_frame - 1e-12:
-                    if frames:
-                        frame_list.append(self._frame(frame_no * frame_dt, awake, last_frame))
-                    frame_no += 1
-                    next_frame = frame_no * frame_dt
-                    for b in awake:
-                        if _is_sleeping(b.cb):
-                            ended = True  # one came to rest: see who still moves
-                            break
-                if ended:
-                    break
-            sizes.extend([dt] * done)
-            if done:
-                last_dt = dt
-            steps += done
-            impact = cut and decel_half
-            if impact:
-                for b in freed:
-                    b.hold(space)
-                rebias = freed + [b for b in rebias if not b.moving and b not in freed]
-            if rebias:
-                # back to leapfrog: the stored velocity is the one half a step ahead; after a
-                # frictionless impact step, the velocity is the one at the touch, and the time
-                # since the touch slid with friction too
-                after = dt - t_touch if impact else 0.0
-                for b in rebias:
-                    lag = decel_half + (after if b.slid is None else b.slid)
-                    b.slid = None
-                    v = _get_vel(b.cb)
-                    vx = v.x
-                    vy = v.y
-                    s = math.hypot(vx, vy)
-                    if s > 0.0:
-                        s2 = s - b.decel * lag
-                        k = s2 / s if s2 > 0.0 else 0.0
-                        _set_vel(b.cb, (vx * k, vy * k))
-                    _spin_by(b, -lag)
-                rebias = []
-            # who still moves
-            moving = [b for b in awake if not _is_sleeping(b.cb)]
-            if len(moving) != len(awake):
-                for b in awake:
-                    if _is_sleeping(b.cb):
-                        b.x, b.y = b.body.position
-                        b.vx = b.vy = 0.0
-                        b.moving = False
-                        awake_set.discard(b)
-                awake[:] = moving
-                still = None
-            if not awake:
-                break
-            if t >= cap - 1e-12:
-                capped = True
-                break
+        sx, sy = self.surface_half
+        # the loop between the steps is _engine.run's (see the module's docstring there)
+        t, steps, capped, bmin_x, bmax_x, bmax_r = _engine.run(
+            self, self.kit.cspace_addr, bodies, self.flicked.index, ball.index, self.kit.obstacles,
+            (st.base_step_s, st.cap_s, (2.0 * st.speed_limit_mm_s) ** 2, st.land_depth_mm,
+             st.press_depth_mm, st.min_step, st.half_kick, sx, sy),
+            frame_list if frames else None, last_frame, self.step_sizes)
 
         for b in bodies:
             b.x, b.y = b.body.position
@@ -1150,8 +700,13 @@ class FlickSimulation:
             capped=capped,
         )
 
-    def _collect(self, contacts, crossings, t, dt, awake, awake_set) -> list:
-        woken = []
+    def _after_event(self, t: float, dt: float) -> list[tuple[int, float]]:
+        """Called by ``_engine.run`` after a step (ending at ``t``, of ``dt`` s) in which a
+        collision callback ran: records the contacts and returns (body index, contact time)
+        of each body touched, in order (``_engine.run`` wakes those asleep)."""
+        self._event = False
+        contacts = self._contacts
+        touched = []
         for (back, a, b, vn, at, a_pos, b_pos, a_speed, b_speed, ball_at, ra, rb) in self._pending:
             ct = t - min(max(back, 0.0), dt)
             contacts.append(Contact(
@@ -1159,18 +714,16 @@ class FlickSimulation:
                 b_pos=round_pos(b_pos) if b_pos is not None else None, a_speed_mm_s=_r3(a_speed),
                 b_speed_mm_s=_r3(b_speed), ball_at=round_pos(ball_at)))
             for rec in (ra, rb):
-                if rec is not None and rec not in awake_set:
-                    awake_set.add(rec)
-                    awake.append(rec)
-                    woken.append(rec)
-                    if rec.slide is None and not rec.loose:
-                        # it had no friction joints yet: it slid without friction since the touch
-                        rec.grip(self.space)
-                        rec.slid = t - ct
+                if rec is not None:
+                    touched.append((rec.index, ct))
         self._pending.clear()
         if self._watch:
-            self._check_watch(crossings, t)
-        return woken
+            self._check_watch(self._crossings, t)
+        return touched
+
+    def _watched(self, t: float) -> None:
+        """Called by ``_engine.run`` while a body off the field is watched."""
+        self._check_watch(self._crossings, t)
 
     def _check_watch(self, crossings, t) -> None:
         keep = []
@@ -1189,47 +742,17 @@ class FlickSimulation:
             crossings[rec.key] = _crossing(table, line, x, y, vx, vy, rec, t, rec is self.ball)
         self._watch = keep
 
-    def _frame(self, ft, awake, last_frame):
-        moved = {}
-        ball_pos = last_frame[BALL]
-        for b in awake:
-            q = _get_pos(b.cb)
-            p = (round(q.x, 1) + 0.0, round(q.y, 1) + 0.0)
-            if b is self.ball:
-                ball_pos = p
-                last_frame[BALL] = p
-            elif last_frame.get(b.key) != p:
-                moved[b.key] = p
-                last_frame[b.key] = p
-        return (round(ft, 4), ball_pos, moved)
+
+def _address(cdata) -> int:
+    """The address of a Chipmunk object or function, for _engine."""
+    return int(_ffi.cast("uintptr_t", cdata))
 
 
-def _as_obstacles(bodies) -> list[tuple]:
-    """Bodies that stay put, as ``FlickSimulation._horizon``'s obstacles."""
-    return [(o.x, o.y, o.hx, o.hy, o.r, o.ext, o) for o in bodies]
-
+_engine.bind({name: _address(_ffi.addressof(_cp, name)) for name in _engine.functions()})
 
 _get_pos = _cp.cpBodyGetPosition
 _get_vel = _cp.cpBodyGetVelocity
 _set_vel = _cp.cpBodySetVelocity
-_is_sleeping = _cp.cpBodyIsSleeping
-_set_max_force = _cp.cpConstraintSetMaxForce
-
-
-def _set_previous_step(cspace, dt: float) -> None:
-    """Sets the step Chipmunk takes as the previous one (pymunk 7.3's own pickling does the
-    same through ``cpSpaceSetCurrentTimeStep``)."""
-    _cp.cpSpaceSetCurrentTimeStep(cspace, dt)
-
-
-def _spin_by(b: _Body, dt: float) -> None:
-    """Moves the spin of ``b`` by its spin friction over ``dt`` (negative: slower), never
-    through zero (the angular counterpart of the leapfrog offsets of the velocities)."""
-    w = b.body.angular_velocity
-    if w == 0.0 or b.alpha == 0.0:
-        return
-    m = abs(w) + b.alpha * dt
-    b.body.angular_velocity = (m if m > 0.0 else 0.0) * (1.0 if w > 0.0 else -1.0)
 
 
 def _wholly_beyond(table: Table, x, y, hx, hy, r) -> str | None:
