@@ -39,12 +39,32 @@ static cpConstraint *(*cp_pivot_joint_new2)(cpBody *, cpBody *, cpVect, cpVect);
 static cpConstraint *(*cp_gear_joint_new)(cpBody *, cpBody *, double, double);
 static void (*cp_constraint_set_max_force)(cpConstraint *, double);
 static void (*cp_constraint_set_max_bias)(cpConstraint *, double);
+static void (*cp_body_set_position)(cpBody *, cpVect);
+static void (*cp_body_set_force)(cpBody *, cpVect);
+static void (*cp_body_set_angle)(cpBody *, double);
+static void (*cp_body_set_torque)(cpBody *, double);
+static void (*cp_body_update_position)(cpBody *, double);
+static void *(*cp_space_add_body)(cpSpace *, cpBody *);
+static void *(*cp_space_add_shape)(cpSpace *, void *);
+static void (*cp_space_remove_body)(cpSpace *, cpBody *);
+static void (*cp_space_remove_shape)(cpSpace *, void *);
+static void (*cp_space_remove_constraint)(cpSpace *, cpConstraint *);
+static void (*cp_constraint_free)(cpConstraint *);
 
+static int bound;           /* whether bind() has set the functions above */
 static PyObject *hypot_fn;   /* math.hypot */
 static PyObject *round_fn;   /* builtins.round */
 static PyObject *s_addr, *s_key, *s_x, *s_y, *s_hx, *s_hy, *s_r, *s_ext, *s_decel, *s_alpha;
 static PyObject *s_slide_f, *s_spin_f, *s_slide, *s_spin, *s_loose;
 static PyObject *s_event, *s_after_event, *s_watch, *s_watched;
+
+static int
+check_bound(void)
+{
+    if (!bound)
+        PyErr_SetString(PyExc_RuntimeError, "simulation._engine: bind() has not been called");
+    return bound;
+}
 
 /* ---- geometry ---------------------------------------------------------------------------- */
 
@@ -1068,6 +1088,8 @@ PyDoc_STRVAR(run_doc,
 static PyObject *
 run(PyObject *self, PyObject *args)
 {
+    if (!check_bound())
+        return NULL;
     PyObject *sim, *space_addr, *bodies, *fixed, *frame_list, *last_frame, *sizes;
     int flicked, ball, half_kick;
     Run R;
@@ -1160,6 +1182,8 @@ PyDoc_STRVAR(grip_doc,
 static PyObject *
 grip_py(PyObject *self, PyObject *args)
 {
+    if (!check_bound())
+        return NULL;
     PyObject *space_addr, *body_addr;
     Bod b;
     memset(&b, 0, sizeof(b));
@@ -1176,7 +1200,125 @@ grip_py(PyObject *self, PyObject *args)
     return Py_BuildValue("(NN)", PyLong_FromVoidPtr(b.slide), PyLong_FromVoidPtr(b.spin));
 }
 
+/* ---- placing the pieces ------------------------------------------------------------------- */
+
+PyDoc_STRVAR(place_doc,
+"place(space, body, shape, x, y, turns)\n\n"
+"Puts the Chipmunk body and its shape (addresses) in the space (address) at (x, y) mm, at\n"
+"rest: no velocity, no force, no bias velocity left by the solver and, when it turns, angle\n"
+"0, no spin and no torque. The body goes in before its shape, as pymunk adds them.");
+
+static PyObject *
+place(PyObject *self, PyObject *args)
+{
+    if (!check_bound())
+        return NULL;
+    PyObject *space_addr, *body_addr, *shape_addr;
+    double x, y;
+    int turns;
+    if (!PyArg_ParseTuple(args, "OOOddp", &space_addr, &body_addr, &shape_addr, &x, &y, &turns))
+        return NULL;
+    cpSpace *space = PyLong_AsVoidPtr(space_addr);
+    cpBody *cb = PyLong_AsVoidPtr(body_addr);
+    void *shape = PyLong_AsVoidPtr(shape_addr);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!isfinite(x) || !isfinite(y)) {
+        PyErr_Format(PyExc_ValueError, "not a finite position: (%R, %R)", PyTuple_GET_ITEM(args, 3),
+                     PyTuple_GET_ITEM(args, 4));
+        return NULL;
+    }
+    cpVect zero = {0.0, 0.0};
+    cp_body_set_position(cb, (cpVect){x, y});
+    cp_body_set_velocity(cb, zero);
+    cp_body_update_position(cb, 0.0);  /* zeroes the solver's bias velocities */
+    cp_body_set_force(cb, zero);
+    if (turns) {
+        cp_body_set_angle(cb, 0.0);
+        cp_body_set_angular_velocity(cb, 0.0);
+        cp_body_set_torque(cb, 0.0);
+    }
+    cp_space_add_body(space, cb);
+    cp_space_add_shape(space, shape);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(take_out_doc,
+"take_out(space, pieces) -> finite\n\n"
+"Takes each (body, shape, slide, spin) of `pieces` (addresses; slide and spin the friction\n"
+"joints or None) out of the space, in order: its joints, removed and freed, then the body and\n"
+"its shape. Returns False when a body was at a position that is not a finite number.");
+
+static PyObject *
+take_out(PyObject *self, PyObject *args)
+{
+    if (!check_bound())
+        return NULL;
+    PyObject *space_addr, *pieces;
+    if (!PyArg_ParseTuple(args, "OO!", &space_addr, &PyList_Type, &pieces))
+        return NULL;
+    cpSpace *space = PyLong_AsVoidPtr(space_addr);
+    if (PyErr_Occurred())
+        return NULL;
+    int finite = 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pieces); i++) {
+        PyObject *body_addr, *shape_addr, *slide_addr, *spin_addr;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, i), "OOOO", &body_addr, &shape_addr,
+                              &slide_addr, &spin_addr))
+            return NULL;
+        cpBody *cb = PyLong_AsVoidPtr(body_addr);
+        void *shape = PyLong_AsVoidPtr(shape_addr);
+        cpConstraint *slide = slide_addr == Py_None ? NULL : PyLong_AsVoidPtr(slide_addr);
+        cpConstraint *spin = spin_addr == Py_None ? NULL : PyLong_AsVoidPtr(spin_addr);
+        if (PyErr_Occurred())
+            return NULL;
+        cpVect p = cp_body_get_position(cb);
+        if (!isfinite(p.x) || !isfinite(p.y))
+            finite = 0;
+        if (slide != NULL) {
+            cp_space_remove_constraint(space, slide);
+            cp_constraint_free(slide);
+        }
+        if (spin != NULL) {
+            cp_space_remove_constraint(space, spin);
+            cp_constraint_free(spin);
+        }
+        cp_space_remove_body(space, cb);
+        cp_space_remove_shape(space, shape);
+    }
+    return PyBool_FromLong(finite);
+}
+
 /* ---- binding ----------------------------------------------------------------------------- */
+
+/* Every Chipmunk function this module calls, bound by name. */
+static const struct { const char *name; void **slot; } fns[] = {
+    {"cpSpaceStep", (void **)&cp_space_step},
+    {"cpSpaceSetCurrentTimeStep", (void **)&cp_space_set_current_time_step},
+    {"cpSpaceGetStaticBody", (void **)&cp_space_get_static_body},
+    {"cpSpaceAddConstraint", (void **)&cp_space_add_constraint},
+    {"cpBodyGetPosition", (void **)&cp_body_get_position},
+    {"cpBodyGetVelocity", (void **)&cp_body_get_velocity},
+    {"cpBodySetVelocity", (void **)&cp_body_set_velocity},
+    {"cpBodyGetAngularVelocity", (void **)&cp_body_get_angular_velocity},
+    {"cpBodySetAngularVelocity", (void **)&cp_body_set_angular_velocity},
+    {"cpBodyIsSleeping", (void **)&cp_body_is_sleeping},
+    {"cpPivotJointNew2", (void **)&cp_pivot_joint_new2},
+    {"cpGearJointNew", (void **)&cp_gear_joint_new},
+    {"cpConstraintSetMaxForce", (void **)&cp_constraint_set_max_force},
+    {"cpConstraintSetMaxBias", (void **)&cp_constraint_set_max_bias},
+    {"cpBodySetPosition", (void **)&cp_body_set_position},
+    {"cpBodySetForce", (void **)&cp_body_set_force},
+    {"cpBodySetAngle", (void **)&cp_body_set_angle},
+    {"cpBodySetTorque", (void **)&cp_body_set_torque},
+    {"cpBodyUpdatePosition", (void **)&cp_body_update_position},
+    {"cpSpaceAddBody", (void **)&cp_space_add_body},
+    {"cpSpaceAddShape", (void **)&cp_space_add_shape},
+    {"cpSpaceRemoveBody", (void **)&cp_space_remove_body},
+    {"cpSpaceRemoveShape", (void **)&cp_space_remove_shape},
+    {"cpSpaceRemoveConstraint", (void **)&cp_space_remove_constraint},
+    {"cpConstraintFree", (void **)&cp_constraint_free},
+};
 
 PyDoc_STRVAR(bind_doc,
 "bind(addresses)\n\n"
@@ -1186,22 +1328,6 @@ PyDoc_STRVAR(bind_doc,
 static PyObject *
 bind(PyObject *self, PyObject *arg)
 {
-    struct { const char *name; void **slot; } fns[] = {
-        {"cpSpaceStep", (void **)&cp_space_step},
-        {"cpSpaceSetCurrentTimeStep", (void **)&cp_space_set_current_time_step},
-        {"cpSpaceGetStaticBody", (void **)&cp_space_get_static_body},
-        {"cpSpaceAddConstraint", (void **)&cp_space_add_constraint},
-        {"cpBodyGetPosition", (void **)&cp_body_get_position},
-        {"cpBodyGetVelocity", (void **)&cp_body_get_velocity},
-        {"cpBodySetVelocity", (void **)&cp_body_set_velocity},
-        {"cpBodyGetAngularVelocity", (void **)&cp_body_get_angular_velocity},
-        {"cpBodySetAngularVelocity", (void **)&cp_body_set_angular_velocity},
-        {"cpBodyIsSleeping", (void **)&cp_body_is_sleeping},
-        {"cpPivotJointNew2", (void **)&cp_pivot_joint_new2},
-        {"cpGearJointNew", (void **)&cp_gear_joint_new},
-        {"cpConstraintSetMaxForce", (void **)&cp_constraint_set_max_force},
-        {"cpConstraintSetMaxBias", (void **)&cp_constraint_set_max_bias},
-    };
     if (!PyDict_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "bind() takes a dict of addresses");
         return NULL;
@@ -1220,6 +1346,7 @@ bind(PyObject *self, PyObject *arg)
         }
         *fns[i].slot = p;
     }
+    bound = 1;
     Py_RETURN_NONE;
 }
 
@@ -1228,16 +1355,26 @@ PyDoc_STRVAR(functions_doc, "The Chipmunk functions bind() needs, by name.");
 static PyObject *
 functions(PyObject *self, PyObject *unused)
 {
-    return Py_BuildValue("(ssssssssssssss)", "cpSpaceStep", "cpSpaceSetCurrentTimeStep",
-                         "cpSpaceGetStaticBody", "cpSpaceAddConstraint", "cpBodyGetPosition",
-                         "cpBodyGetVelocity", "cpBodySetVelocity", "cpBodyGetAngularVelocity",
-                         "cpBodySetAngularVelocity", "cpBodyIsSleeping", "cpPivotJointNew2",
-                         "cpGearJointNew", "cpConstraintSetMaxForce", "cpConstraintSetMaxBias");
+    size_t n = sizeof(fns) / sizeof(fns[0]);
+    PyObject *names = PyTuple_New((Py_ssize_t)n);
+    if (names == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *name = PyUnicode_FromString(fns[i].name);
+        if (name == NULL) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, (Py_ssize_t)i, name);
+    }
+    return names;
 }
 
 static PyMethodDef methods[] = {
     {"run", run, METH_VARARGS, run_doc},
     {"grip", grip_py, METH_VARARGS, grip_doc},
+    {"place", place, METH_VARARGS, place_doc},
+    {"take_out", take_out, METH_VARARGS, take_out_doc},
     {"bind", bind, METH_O, bind_doc},
     {"functions", functions, METH_NOARGS, functions_doc},
     {NULL, NULL, 0, NULL},

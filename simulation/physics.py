@@ -206,33 +206,51 @@ DEFAULT_STEPPING = Stepping()
 
 
 class _Body:
-    """A piece in a flick: its Chipmunk body and shape, its size (half sizes ``hx``, ``hy`` and
-    corner radius ``r``, mm; ``ext`` the radius of a disc around it), its friction (``decel``
-    mm/s^2 sliding, ``alpha`` rad/s^2 spinning, ``slide_f``/``spin_f`` the max forces of its
-    friction joints) and, once it has moved, the addresses of those joints (``slide``,
-    ``spin``). ``_engine.run`` reads these and keeps the run's own state."""
+    """A piece's body in a table's kit, kept from flick to flick: its Chipmunk body and shape
+    (and their addresses), its size (half sizes ``hx``, ``hy`` and corner radius ``r``, mm;
+    ``ext`` the radius of a disc around it) and its friction (``decel`` mm/s^2 sliding,
+    ``alpha`` rad/s^2 spinning, ``slide_f``/``spin_f`` the max forces of its friction joints).
 
-    __slots__ = ("key", "index", "body", "cb", "addr", "shape", "hx", "hy", "r", "ext", "decel",
-                 "alpha", "slide_f", "spin_f", "slide", "spin", "loose", "x", "y", "out_line")
+    Set for each flick by ``place``: ``key``, ``index`` (its place in the flick's bodies), its
+    position ``x``, ``y``; ``_engine.run`` sets the addresses of the friction joints it makes
+    (``slide``, ``spin``), which the kit frees after the flick."""
 
-    def __init__(self, key, index, body, addr, shape, hx, hy, r, decel):
-        self.key = key
-        self.index = index  # its place in FlickSimulation.bodies
+    __slots__ = ("key", "index", "body", "cb", "addr", "shape", "shape_addr", "turns", "hx", "hy",
+                 "r", "ext", "decel", "alpha", "slide_f", "spin_f", "slide", "spin", "loose", "x",
+                 "y", "out_line")
+
+    def __init__(self, body, shape, hx, hy, r, mu, g):
         self.body = body
         self.cb = body._body  # the Chipmunk body (pymunk 7.3's cffi handle)
-        self.addr = addr  # its address, for _engine
+        self.addr = _address(body._body)
         self.shape = shape
+        self.shape_addr = _address(shape._shape)
+        self.turns = body.moment != math.inf  # a keeper slides but never turns
         self.hx = hx
         self.hy = hy
         self.r = r
-        self.decel = decel
-        self.alpha = 0.0
-        self.slide_f = self.spin_f = 0.0
+        self.ext = math.hypot(hx, hy) + r
+        self.decel = mu * g
+        self.slide_f = mu * body.mass * g
+        self.spin_f = (2 / 3) * mu * body.mass * g * r if self.turns else 0.0
+        self.alpha = self.spin_f / body.moment if self.turns else 0.0
+        self.key = None
+        self.index = -1
+        self.x = self.y = 0.0
         self.slide = self.spin = None
         self.loose = False
-        self.x, self.y = body.position
         self.out_line = None
-        self.ext = math.hypot(hx, hy) + r
+
+    def place(self, cspace_addr: int, key: str, index: int, x: float, y: float) -> None:
+        """Puts it in the space at (x, y) mm, at rest, for a flick (see ``_engine.place``)."""
+        _engine.place(cspace_addr, self.addr, self.shape_addr, x, y, self.turns)
+        self.key = key
+        self.index = index
+        self.x = x
+        self.y = y
+        self.slide = self.spin = None
+        self.loose = False
+        self.out_line = None
 
 
 class _Kit:
@@ -324,7 +342,8 @@ class _Kit:
                 space.on_collision(ta, tb, begin=self._begin)
             space.on_collision(_FIELD, ta, separate=self._left_field)
 
-        self.pools: dict[int, list] = {_BUTTON: [], _BALL: [], _KEEPER: []}
+        self.pools: dict[int, list[_Body]] = {_BUTTON: [], _BALL: [], _KEEPER: []}
+        self.by_shape: dict = {}  # pymunk shape -> its pooled _Body
         self.shape_ids = _cp.cpSpaceGetShapeIDCounter(self.cspace)
         self._grow()
 
@@ -351,9 +370,8 @@ class _Kit:
     def _left_field(self, arbiter, space, data) -> None:
         self.owner()._left_field(arbiter, space, data)
 
-    def take(self, ctype: int, n: int):
-        """The ``n``-th pooled body, its shape and the body's address (made when the pool is
-        short)."""
+    def take(self, ctype: int, n: int) -> _Body:
+        """The ``n``-th pooled body of this kind (made when the pool is short)."""
         pool = self.pools[ctype]
         while len(pool) <= n:
             t = self.table
@@ -361,15 +379,20 @@ class _Kit:
                 hx, hy = t.keeper_half
                 body = pymunk.Body(t.keeper_mass_g, math.inf)  # a keeper slides but never turns
                 shape = pymunk.Poly(body, [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
+                r, mu = 0.0, t.keeper_friction
             else:
-                radius = t.ball_radius if ctype == _BALL else t.button_radius
+                hx = hy = 0.0
+                r = t.ball_radius if ctype == _BALL else t.button_radius
                 mass = t.ball_mass_g if ctype == _BALL else t.button_mass_g
-                body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
-                shape = pymunk.Circle(body, radius)
+                mu = t.ball_friction if ctype == _BALL else t.button_friction
+                body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, r))
+                shape = pymunk.Circle(body, r)
             shape.elasticity = self.e_piece
             shape.friction = self.cf
             shape.collision_type = ctype
-            pool.append((body, shape, _address(body._body)))
+            rec = _Body(body, shape, hx, hy, r, mu, t.gravity_mm_s2)
+            pool.append(rec)
+            self.by_shape[shape] = rec
         return pool[n]
 
     def start(self, sim: FlickSimulation, stepping: Stepping) -> None:
@@ -395,18 +418,10 @@ class _Kit:
         """Takes the flick's bodies and joints out of the space; the kit is free again.
         False when a body was left at a position that is not a finite number (the space is
         then not to be used again)."""
-        space = self.space
-        finite = True
+        finite = _engine.take_out(self.cspace_addr, [(b.addr, b.shape_addr, b.slide, b.spin)
+                                                     for b in self.placed])
         for b in self.placed:
-            p = _get_pos(b.cb)
-            if not (math.isfinite(p.x) and math.isfinite(p.y)):
-                finite = False
-            for joint in (b.slide, b.spin):
-                if joint is not None:
-                    joint = _ffi.cast("cpConstraint *", joint)
-                    _cp.cpSpaceRemoveConstraint(self.cspace, joint)
-                    _cp.cpConstraintFree(joint)
-            space.remove(b.body, b.shape)
+            b.slide = b.spin = None
         self.placed = []
         self.owner = None
         return finite
@@ -454,13 +469,12 @@ class FlickSimulation:
         self.space = kit.space
         self.surface_half = kit.surface_half
         self.bodies: list[_Body] = []
-        self.by_shape: dict = {}
+        self.by_shape = kit.by_shape
         self.step_sizes: list[float] = []
         self._pending: list = []
         self._watch: list = []
         self._event = False
         self._ball_last = None
-        self._target = None
         kit.start(self, stepping)
         try:
             self._build(ball, pieces)
@@ -477,35 +491,18 @@ class FlickSimulation:
     # -- construction (fixed order) -------------------------------------------------------
     def _build(self, ball, pieces) -> None:
         """Buttons (home then away, by id), the ball, the keepers: pooled bodies, at rest,
-        with no friction joints yet (``_Body.grip`` makes them when the body first moves)."""
-        t = self.table
-        space = self.space
+        with no friction joints yet (``_engine`` makes them when the body first moves)."""
         kit = self.kit
-        g = t.gravity_mm_s2
-        add = space.add
+        cspace_addr = kit.cspace_addr
+        bodies = self.bodies
 
-        def place(ctype, n, key, pos, hx, hy, r, mu):
-            body, shape, addr = kit.take(ctype, n)
+        def place(ctype, n, key, pos):
+            rec = kit.take(ctype, n)
             x, y = float(pos[0]), float(pos[1])
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise ValueError(f"{key} is not at a finite position: {pos!r}")
-            cb = body._body
-            _cp.cpBodySetPosition(cb, (x, y))
-            _set_vel(cb, (0.0, 0.0))
-            _cp.cpBodyUpdatePosition(cb, 0.0)  # zeroes the solver's bias velocities
-            _cp.cpBodySetForce(cb, (0.0, 0.0))
-            if ctype != _KEEPER:
-                _cp.cpBodySetAngle(cb, 0.0)
-                _cp.cpBodySetAngularVelocity(cb, 0.0)
-                _cp.cpBodySetTorque(cb, 0.0)
-            add(body, shape)
-            rec = _Body(key, len(self.bodies), body, addr, shape, hx, hy, r, mu * g)
-            rec.slide_f = mu * body.mass * g
-            if ctype != _KEEPER:
-                rec.spin_f = (2 / 3) * mu * body.mass * g * r
-                rec.alpha = rec.spin_f / body.moment
-            self.bodies.append(rec)
-            self.by_shape[shape] = rec
+            rec.place(cspace_addr, key, len(bodies), x, y)
+            bodies.append(rec)
 
         keepers = []
         n = 0
@@ -514,14 +511,12 @@ class FlickSimulation:
                 if pid == "gk":
                     keepers.append((side, pos))
                 else:
-                    place(_BUTTON, n, piece_key(side, pid), pos, 0.0, 0.0, t.button_radius,
-                          t.button_friction)
+                    place(_BUTTON, n, piece_key(side, pid), pos)
                     n += 1
-        place(_BALL, 0, BALL, ball, 0.0, 0.0, t.ball_radius, t.ball_friction)
+        place(_BALL, 0, BALL, ball)
         self.ball = self.bodies[-1]
-        hx, hy = t.keeper_half
         for i, (side, pos) in enumerate(keepers):
-            place(_KEEPER, i, piece_key(side, "gk"), pos, hx, hy, 0.0, t.keeper_friction)
+            place(_KEEPER, i, piece_key(side, "gk"), pos)
 
     # -- callbacks (run inside space.step) -----------------------------------------------
     def _begin(self, arbiter, space, data) -> None:
