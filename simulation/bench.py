@@ -11,8 +11,8 @@ difference between the step and its half over the isolated flicks), ``contact_or
 (halving the step keeps the order of first contacts on every crowded position) and
 ``overhead_ratio`` (the time to resolve the battery, the placing of the pieces on the table's
 space included, divided by the time of a bare ``space.step`` loop over the same steps on the
-same built spaces, measured side by side; the engine itself calls Chipmunk's step directly,
-without pymunk's wrapper).
+same built spaces, measured side by side; the engine's loop, simulation/_engine.c, calls
+Chipmunk's step directly, without pymunk's wrapper).
 """
 from __future__ import annotations
 

@@ -16,6 +16,15 @@ The result reports every contact in order, which piece touched the ball first an
 moment the ball and each piece first lay wholly beyond a line (contract §2: a ball that bounces
 back off the net or the rim is still out or in the goal), the resting positions, the extremes
 of the ball's path, and frames sampled 30 times per simulated second for animation.
+
+How: the pieces are bodies of a pymunk space kept per table and thread (``_Kit``), placed
+afresh for each flick. The loop between Chipmunk's steps is C (``_engine.run``, in
+simulation/_engine.c). Far from any touch it steps at ``Stepping.base_step_s``, as many steps
+as the horizon allows: how long the moving bodies can slide before anything can touch, exact
+for a body sliding towards something at rest. A step that reaches a touch is cut to end
+``land_depth_mm`` past it and runs without friction, and the velocities go back on leapfrog
+after it. A body at rest sleeps and becomes an obstacle. The collision callbacks (Python, here)
+record each contact with its time and speeds.
 """
 from __future__ import annotations
 
@@ -29,7 +38,11 @@ import pymunk
 from pymunk._chipmunk import ffi as _ffi
 from pymunk._chipmunk import lib as _cp
 
-from . import _engine
+try:
+    from . import _engine
+except ImportError as e:  # pragma: no cover - a checkout where `make install` was not run
+    raise ImportError(f"simulation._engine (simulation/_engine.c) is not built: run `make install` "
+                      f"(it needs a C compiler and Python's headers): {e}") from e
 from .state import _piece_order, round_pos
 from .table import ENDS, SIDES, Table, Vec, end_sign
 

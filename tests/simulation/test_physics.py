@@ -361,3 +361,51 @@ def test_any_flick_resolves_and_leaves_no_deep_overlap(position, angle, speed):
     assert TABLE.on_surface(r.ball, TABLE.ball_radius - 1.0)
     assert _overlap(TABLE, r.ball, r.pieces) < 1.0
     assert r.duration_s <= 15.0 + 1e-9
+
+
+def test_an_error_inside_the_run_frees_the_space_and_leaves_nothing_behind(monkeypatch):
+    """An exception raised in the middle of a flick (here by the contacts' recording, called
+    from the C loop) reaches the caller, and the friction joints made so far and the bodies
+    are taken out: the next flick on the table gives what a brand-new space gives."""
+    f = next(f for f in battery() if f["name"] == "opening: kick-off")
+    _fresh_kits()
+    expected = bench_resolve(f, TABLE, DEFAULT_STEPPING)
+    real = FlickSimulation._after_event
+    calls = []
+
+    def failing(self, t, dt):
+        calls.append(t)
+        if len(calls) == 3:
+            raise RuntimeError("recording failed")
+        return real(self, t, dt)
+
+    monkeypatch.setattr(FlickSimulation, "_after_event", failing)
+    kit = physics._kit_for(TABLE)
+    with pytest.raises(RuntimeError, match="recording failed"):
+        bench_resolve(f, TABLE, DEFAULT_STEPPING)
+    monkeypatch.undo()
+    assert len(calls) == 3 and not kit.busy()
+    assert bench_resolve(f, TABLE, DEFAULT_STEPPING) == expected
+
+
+def test_the_engine_refuses_to_run_before_it_is_bound():
+    """simulation._engine calls Chipmunk through addresses physics.py hands it; imported on its
+    own it raises instead of calling through null pointers."""
+    import subprocess
+    import sys
+
+    code = ("from simulation import _engine\n"
+            "try:\n"
+            "    _engine.place(1, 2, 3, 0.0, 0.0, True)\n"
+            "except RuntimeError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "bind() has not been called" in out.stdout
+
+
+def test_the_engine_refuses_a_position_that_is_not_a_finite_number():
+    kit = physics._kit_for(TABLE)
+    rec = kit.take(physics._BUTTON, 0)
+    with pytest.raises(ValueError, match="not a finite position"):
+        physics._engine.place(kit.cspace_addr, rec.addr, rec.shape_addr, math.nan, 0.0, True)
+    assert not kit.busy()
