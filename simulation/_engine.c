@@ -50,6 +50,7 @@ static void (*cp_space_remove_body)(cpSpace *, cpBody *);
 static void (*cp_space_remove_shape)(cpSpace *, void *);
 static void (*cp_space_remove_constraint)(cpSpace *, cpConstraint *);
 static void (*cp_constraint_free)(cpConstraint *);
+static cpSpace *(*cp_body_get_space)(cpBody *);
 
 static int bound;           /* whether bind() has set the functions above */
 static PyObject *hypot_fn;   /* math.hypot */
@@ -165,7 +166,8 @@ normal_speed(double px, double py, double wx, double wy, double hx, double hy, d
 /* A piece during the run: what physics.py's _Body holds, and the run's own state. */
 typedef struct {
     cpBody *cb;
-    PyObject *key;          /* borrowed: the _Body lives through the run */
+    PyObject *rec;          /* the _Body (a strong reference, for the run) */
+    PyObject *key;          /* its key (a strong reference, for the run) */
     double hx, hy, r, ext;  /* half sizes, corner radius, radius of a disc around it (mm) */
     double decel;           /* its sliding deceleration, mm/s^2 */
     double alpha;           /* its spin deceleration, rad/s^2 */
@@ -404,18 +406,19 @@ grip(cpSpace *space, Bod *b)
     }
     cp_constraint_set_max_bias(slide, 0.0);
     cp_constraint_set_max_force(slide, on * b->slide_f);
-    b->slide = slide;
     cpConstraint *spin = NULL;
     if (b->spin_f != 0.0) {
         spin = cp_gear_joint_new(table, b->cb, 0.0, 1.0);
         if (spin == NULL) {
+            cp_constraint_free(slide);
             PyErr_NoMemory();
             return -1;
         }
         cp_constraint_set_max_bias(spin, 0.0);
         cp_constraint_set_max_force(spin, on * b->spin_f);
-        b->spin = spin;
     }
+    b->slide = slide;
+    b->spin = spin;
     cp_space_add_constraint(space, slide);
     if (spin != NULL)
         cp_space_add_constraint(space, spin);
@@ -534,9 +537,14 @@ make_frame(double ft, const Bod *bods, const int *awake, int na, int ball, PyObj
             int same = 0;
             if (before == NULL && PyErr_Occurred())
                 err = -1;
-            else if (before != NULL && (same = PyObject_RichCompareBool(before, p, Py_EQ)) < 0)
-                err = -1;
-            else if (!same)
+            else if (before != NULL) {
+                Py_INCREF(before);
+                same = PyObject_RichCompareBool(before, p, Py_EQ);
+                Py_DECREF(before);
+                if (same < 0)
+                    err = -1;
+            }
+            if (!err && !same)
                 err = PyDict_SetItem(moved, b->key, p) || PyDict_SetItem(last_frame, b->key, p);
         }
         Py_DECREF(p);
@@ -712,7 +720,12 @@ after_event(Run *R, double dt)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(touched); i++) {
         int idx;
         double ct;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(touched, i), "id", &idx, &ct)) {
+        PyObject *item = Py_NewRef(PyList_GET_ITEM(touched, i));
+        int ok = PyTuple_Check(item) && PyArg_ParseTuple(item, "id", &idx, &ct);
+        if (!ok && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_after_event must return (index, time) tuples");
+        Py_DECREF(item);
+        if (!ok) {
             Py_DECREF(touched);
             return -1;
         }
@@ -1042,15 +1055,15 @@ out:
 /* Sets the addresses of the friction joints made in the run on the _Body objects (whatever
  * error is pending is kept). */
 static int
-give_joints(PyObject *bodies, const Bod *bods, int nb)
+give_joints(const Bod *bods, int nb)
 {
     PyObject *type, *value, *tb;
     int err = 0;
     PyErr_Fetch(&type, &value, &tb);
     for (int i = 0; i < nb && !err; i++) {
-        if (bods[i].cb == NULL)
+        if (bods[i].rec == NULL)
             break;  /* not read: nothing made */
-        PyObject *rec = PyList_GET_ITEM(bodies, i);
+        PyObject *rec = bods[i].rec;
         PyObject *slide = bods[i].slide ? PyLong_FromVoidPtr(bods[i].slide) : Py_NewRef(Py_None);
         PyObject *spin = bods[i].spin ? PyLong_FromVoidPtr(bods[i].spin) : Py_NewRef(Py_None);
         err = slide == NULL || spin == NULL || PyObject_SetAttr(rec, s_slide, slide) < 0
@@ -1122,6 +1135,15 @@ run(PyObject *self, PyObject *args)
     R.decel_half = half_kick ? 0.5 * R.hp.H : 0.0;
     R.hp.lead = half_kick ? 0.5 * R.hp.H : 0.0;
     R.frame_dt = 1.0 / 30.0;
+    /* the step counts are cast to integers: the values must keep them finite and in range */
+    if (!(R.hp.H > 0.0 && isfinite(R.hp.H) && R.cap >= 0.0 && isfinite(R.cap) && R.min_step > 0.0
+          && R.min_step <= 1.0 && R.cap / (R.hp.H * R.min_step) < 1e15 && R.depth >= 0.0
+          && isfinite(R.depth) && R.hp.press >= 0.0 && isfinite(R.hp.press) && R.vlimit2 > 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "the stepping is out of range: base step > 0, cap >= 0 and "
+                        "finite, 0 < min step <= 1, cap / (base step * min step) < 1e15, depths >= 0, "
+                        "speed limit > 0");
+        return NULL;
+    }
     R.bods = PyMem_Calloc(nb, sizeof(Bod));
     R.fixed = PyMem_Calloc(nfixed + 1, sizeof(Obs));
     R.obs = PyMem_Calloc(nfixed + nb + 1, sizeof(Obs));
@@ -1139,7 +1161,7 @@ run(PyObject *self, PyObject *args)
             goto out;
         if ((R.bods[i].key = PyObject_GetAttr(rec, s_key)) == NULL)
             goto out;
-        Py_DECREF(R.bods[i].key);  /* the _Body keeps it */
+        R.bods[i].rec = Py_NewRef(rec);
     }
     for (Py_ssize_t i = 0; i < nfixed; i++) {
         Obs *o = &R.fixed[i];
@@ -1160,8 +1182,14 @@ run(PyObject *self, PyObject *args)
     result = Py_BuildValue("(dLNddd)", R.t, R.steps, PyBool_FromLong(capped), R.bmin_x, R.bmax_x,
                            R.bmax_r);
 out:
-    if (R.bods != NULL && give_joints(bodies, R.bods, R.nb) < 0)
-        Py_CLEAR(result);
+    if (R.bods != NULL) {
+        if (give_joints(R.bods, R.nb) < 0)
+            Py_CLEAR(result);
+        for (int i = 0; i < R.nb; i++) {
+            Py_XDECREF(R.bods[i].rec);
+            Py_XDECREF(R.bods[i].key);
+        }
+    }
     PyMem_Free(R.bods);
     PyMem_Free(R.fixed);
     PyMem_Free(R.obs);
@@ -1226,6 +1254,10 @@ place(PyObject *self, PyObject *args)
     if (!isfinite(x) || !isfinite(y)) {
         PyErr_Format(PyExc_ValueError, "not a finite position: (%R, %R)", PyTuple_GET_ITEM(args, 3),
                      PyTuple_GET_ITEM(args, 4));
+        return NULL;
+    }
+    if (cp_body_get_space(cb) != NULL) {
+        PyErr_SetString(PyExc_ValueError, "the body is in a space already");
         return NULL;
     }
     cpVect zero = {0.0, 0.0};
@@ -1318,6 +1350,7 @@ static const struct { const char *name; void **slot; } fns[] = {
     {"cpSpaceRemoveShape", (void **)&cp_space_remove_shape},
     {"cpSpaceRemoveConstraint", (void **)&cp_space_remove_constraint},
     {"cpConstraintFree", (void **)&cp_constraint_free},
+    {"cpBodyGetSpace", (void **)&cp_body_get_space},
 };
 
 PyDoc_STRVAR(bind_doc,
@@ -1332,20 +1365,23 @@ bind(PyObject *self, PyObject *arg)
         PyErr_SetString(PyExc_TypeError, "bind() takes a dict of addresses");
         return NULL;
     }
-    for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+    enum { N = sizeof(fns) / sizeof(fns[0]) };
+    void *found[N];
+    for (size_t i = 0; i < N; i++) {  /* all of them, before any is set */
         PyObject *a = PyDict_GetItemString(arg, fns[i].name);
         if (a == NULL) {
             PyErr_Format(PyExc_KeyError, "no address for %s", fns[i].name);
             return NULL;
         }
-        void *p = PyLong_AsVoidPtr(a);
-        if (p == NULL) {
+        found[i] = PyLong_AsVoidPtr(a);
+        if (found[i] == NULL) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "the address of %s is 0", fns[i].name);
             return NULL;
         }
-        *fns[i].slot = p;
     }
+    for (size_t i = 0; i < N; i++)
+        *fns[i].slot = found[i];
     bound = 1;
     Py_RETURN_NONE;
 }

@@ -210,6 +210,22 @@ class Stepping:
     squeeze_mm: float = 0.0
     min_step: float = 1e-3
 
+    def __post_init__(self) -> None:
+        """Raises ``ValueError`` naming the first value out of its range (the run's step
+        counts are integers, so the steps must be positive and the cap finite)."""
+        ranges = (("base_step_s", 0.0, 1.0, False), ("cap_s", 0.0, 3600.0, False),
+                  ("min_step", 0.0, 1.0, False), ("land_depth_mm", 0.0, 100.0, True),
+                  ("press_depth_mm", 0.0, 100.0, True), ("speed_limit_mm_s", 0.0, 1e7, False),
+                  ("rest_speed_mm_s", 0.0, 1e7, True), ("rest_time_s", 0.0, 3600.0, True),
+                  ("squeeze_mm", 0.0, 100.0, True))
+        for name, low, high, low_ok in ranges:
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and (low <= v if low_ok else low < v) and v <= high):
+                raise ValueError(f"Stepping.{name} must be {'at least' if low_ok else 'more than'} "
+                                 f"{low:g} and at most {high:g}, not {v!r}")
+        if not (isinstance(self.iterations, int) and 1 <= self.iterations <= 1000):
+            raise ValueError(f"Stepping.iterations must be an integer from 1 to 1000, not {self.iterations!r}")
+
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
                        press_depth_mm=self.press_depth_mm / 2)
@@ -488,6 +504,8 @@ class FlickSimulation:
         self._watch: list = []
         self._event = False
         self._ball_last = None
+        self._running = False
+        self.flicked: _Body | None = None
         kit.start(self, stepping)
         try:
             self._build(ball, pieces)
@@ -496,10 +514,22 @@ class FlickSimulation:
             raise
 
     def close(self) -> None:
-        """Takes this flick's bodies out of the table's space (``run`` does it at the end)."""
+        """Takes this flick's bodies out of the table's space (``run`` does it at the end).
+        Raises ``RuntimeError`` while the flick is running."""
+        if self._running:
+            raise RuntimeError("a flick cannot be closed while it runs")
         kit = self.kit
         if kit.owner is not None and kit.owner() is self and not kit.clear():
             _forget(kit)
+
+    def __del__(self) -> None:
+        # a flick dropped neither run nor closed: its friction joints are Chipmunk's memory,
+        # not pymunk objects, so the space is freed now, while it surely exists (a space that
+        # pymunk frees takes joints out without freeing them)
+        kit = getattr(self, "kit", None)
+        if kit is not None and not getattr(self, "_running", False) and kit.owner is not None \
+                and kit.owner() is self:
+            self.close()
 
     # -- construction (fixed order) -------------------------------------------------------
     def _build(self, ball, pieces) -> None:
@@ -632,7 +662,16 @@ class FlickSimulation:
                 _cp.cpBodySleep(b.cb)
 
     def run(self, *, frames: bool = True) -> FlickResult:
-        """Resolves the flick (see the module's docstring) and frees the table's space."""
+        """Resolves the flick (see the module's docstring) and frees the table's space.
+
+        Raises ``RuntimeError`` when the simulation has already been run or closed, or is
+        running (called again from inside its own run)."""
+        if self._running:
+            raise RuntimeError("this flick is running")
+        if self.kit.owner is None or self.kit.owner() is not self:
+            raise RuntimeError("this flick has been run or closed already")
+        if self.flicked is None:
+            raise RuntimeError("launch() the flick before running it")
         try:
             return self._run(frames)
         finally:
@@ -656,11 +695,16 @@ class FlickSimulation:
             frame_list.append((0.0, last_frame[BALL], {k: v for k, v in last_frame.items() if k != BALL}))
         sx, sy = self.surface_half
         # the loop between the steps is _engine.run's (see the module's docstring there)
-        t, steps, capped, bmin_x, bmax_x, bmax_r = _engine.run(
-            self, self.kit.cspace_addr, bodies, self.flicked.index, ball.index, self.kit.obstacles,
-            (st.base_step_s, st.cap_s, (2.0 * st.speed_limit_mm_s) ** 2, st.land_depth_mm,
-             st.press_depth_mm, st.min_step, st.half_kick, sx, sy),
-            frame_list if frames else None, last_frame, self.step_sizes)
+        self._running = True
+        try:
+            t, steps, capped, bmin_x, bmax_x, bmax_r = _engine.run(
+                self, self.kit.cspace_addr, bodies, self.flicked.index, ball.index,
+                self.kit.obstacles,
+                (st.base_step_s, st.cap_s, (2.0 * st.speed_limit_mm_s) ** 2, st.land_depth_mm,
+                 st.press_depth_mm, st.min_step, st.half_kick, sx, sy),
+                frame_list if frames else None, last_frame, self.step_sizes)
+        finally:
+            self._running = False
 
         for b in bodies:
             b.x, b.y = b.body.position

@@ -409,3 +409,74 @@ def test_the_engine_refuses_a_position_that_is_not_a_finite_number():
     with pytest.raises(ValueError, match="not a finite position"):
         physics._engine.place(kit.cspace_addr, rec.addr, rec.shape_addr, math.nan, 0.0, True)
     assert not kit.busy()
+
+
+def test_a_flick_runs_once_and_only_after_its_launch():
+    sim = FlickSimulation(TABLE, (0, 0), LONE)
+    with pytest.raises(RuntimeError, match="launch"):
+        sim.run()
+    sim.launch("home:7", 0, 500)
+    sim.run()
+    with pytest.raises(RuntimeError, match="run or closed already"):
+        sim.run()
+
+
+@pytest.mark.parametrize("call", ["run", "close"])
+def test_a_flick_cannot_be_run_again_or_closed_from_inside_its_run(monkeypatch, call):
+    f = next(f for f in battery() if f["name"] == "opening: kick-off")
+    _fresh_kits()
+    expected = bench_resolve(f, TABLE, DEFAULT_STEPPING)
+    real = FlickSimulation._after_event
+    refused = []
+
+    def reenter(self, t, dt):
+        try:
+            getattr(self, call)()
+        except RuntimeError as e:
+            refused.append(str(e))
+        return real(self, t, dt)
+
+    monkeypatch.setattr(FlickSimulation, "_after_event", reenter)
+    assert bench_resolve(f, TABLE, DEFAULT_STEPPING) == expected
+    monkeypatch.undo()
+    assert refused and all("running" in e or "while it runs" in e for e in refused)
+    assert bench_resolve(f, TABLE, DEFAULT_STEPPING) == expected
+
+
+def test_a_launched_flick_dropped_with_its_own_space_frees_its_joints(monkeypatch):
+    """The friction joints are Chipmunk's memory: a flick launched and dropped on a private
+    space (the thread's one was busy) has them freed when that space goes."""
+    import gc
+
+    cleared = []
+    real = physics._Kit.clear
+
+    def spy(kit):
+        cleared.append(len(kit.placed))
+        return real(kit)
+
+    monkeypatch.setattr(physics._Kit, "clear", spy)
+    holder = FlickSimulation(TABLE, (0, 0), LONE)
+    dropped = FlickSimulation(TABLE, (0, 0), LONE)
+    assert dropped.kit is not holder.kit
+    dropped.launch("home:7", 0, 500)
+    del dropped
+    gc.collect()
+    assert cleared == [2]  # the button and the ball, with the button's joints
+    holder.close()
+
+
+@pytest.mark.parametrize("field, value", [("cap_s", math.inf), ("cap_s", math.nan), ("base_step_s", 0),
+                                          ("min_step", 0), ("land_depth_mm", -1), ("iterations", 0)])
+def test_a_stepping_out_of_range_is_refused_with_its_field_named(field, value):
+    with pytest.raises(ValueError, match=f"Stepping.{field} must be"):
+        Stepping(**{field: value})
+
+
+def test_the_engine_refuses_to_place_a_body_twice():
+    sim = FlickSimulation(TABLE, (0, 0), LONE)
+    rec = sim.bodies[0]
+    with pytest.raises(ValueError, match="in a space already"):
+        physics._engine.place(sim.kit.cspace_addr, rec.addr, rec.shape_addr, 0.0, 0.0, True)
+    sim.close()
+    assert resolve_flick(TABLE, (0, 0), LONE, "home", "7", 0, 500).pieces["home"]["7"][0] > -300
