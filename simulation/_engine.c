@@ -79,6 +79,7 @@ py_hypot(double x, double y, double *out)
     Py_DECREF(res);
     return 0;
 }
+
 /* Time for a point at p moving at w to reach the rounded box (half sizes hx, hy, corner
  * radius r) centred at the origin; INFINITY when it never does, 0 inside. */
 static double
@@ -198,6 +199,28 @@ typedef struct {
     double H, lead, press, sx, sy;
 } HorizonParams;
 
+/* Two bodies touching already (gap <= 0), closing at w: the solver holds them apart; while
+ * one presses on the other (a button squeezing the ball), the horizon keeps the overlap from
+ * growing past `press`. */
+static int
+press_on(double px, double py, double wx, double wy, double HX, double HY, double gap,
+         double press, Horizon *h)
+{
+    double vn;
+    if (normal_speed(px, py, wx, wy, HX, HY, 0.0, &vn) < 0)
+        return -1;
+    if (vn > 0.0) {
+        double tt = (press + gap) / vn;
+        if (tt < h->horizon) {
+            h->horizon = tt > 0.0 ? tt : 0.0;
+            h->land = 1;
+            h->land_t = h->horizon;
+            h->land_vn = 0.0;
+        }
+    }
+    return 0;
+}
+
 /* The earliest time from now at which a moving body can touch anything, at most `limit`,
  * and the pair that decides (see FlickSimulation docs in physics.py, "the horizon").
  *
@@ -214,9 +237,8 @@ horizon(const Bod *bods, const int *movers, int nm, const Obs *obs, int no, doub
 {
     double H = hp->H, press = hp->press, sx = hp->sx, sy = hp->sy;
     double lead = friction ? hp->lead : 0.0;
-    double hz = limit;
-    int have_land = 0, target = NO_TARGET;
-    double land_t = 0.0, land_vn = 0.0;
+    Horizon h = {limit, 0, 0.0, 0.0, NO_TARGET};
+    int target = NO_TARGET;
 
     for (int i = 0; i < nm; i++) {
         const Bod *b = &bods[movers[i]];
@@ -229,10 +251,10 @@ horizon(const Bod *bods, const int *movers, int nm, const Obs *obs, int no, doub
         double dec = friction ? b->decel : 0.0;
         double v0 = speed + dec * lead;  /* its speed now */
         double best;  /* how far it slides before the horizon, or before it stops */
-        if (dec > 0.0 && hz * dec >= v0)
+        if (dec > 0.0 && h.horizon * dec >= v0)
             best = v0 * v0 / (2.0 * dec);
         else
-            best = v0 * hz - 0.5 * dec * hz * hz;
+            best = v0 * h.horizon - 0.5 * dec * h.horizon * h.horizon;
         int hit = 0, hit_who = NO_TARGET;
         double hit_vn = 0.0;
         /* the rim */
@@ -280,19 +302,8 @@ horizon(const Bod *bods, const int *movers, int nm, const Obs *obs, int no, doub
             double HX = o->hx + bhx, HY = o->hy + bhy, R = o->r + br;
             double gap = gap_of(px, py, HX, HY, R);
             if (gap <= 0.0) {
-                /* touching already: the solver holds them apart; while one presses on the
-                 * other, keep the overlap from growing (a button squeezing the ball) */
-                if (normal_speed(px, py, bvx, bvy, HX, HY, 0.0, &vn) < 0)
+                if (press_on(px, py, bvx, bvy, HX, HY, gap, press, &h) < 0)
                     return -1;
-                if (vn > 0.0) {
-                    tt = (press + gap) / vn;
-                    if (tt < hz) {
-                        hz = tt > 0.0 ? tt : 0.0;
-                        have_land = 1;
-                        land_t = hz;
-                        land_vn = 0.0;
-                    }
-                }
                 continue;
             }
             tt = toi(px, py, bvx, bvy, HX, HY, R);
@@ -315,11 +326,11 @@ horizon(const Bod *bods, const int *movers, int nm, const Obs *obs, int no, doub
             }
             else
                 th = best / v0;
-            if (th < hz) {
-                hz = th;
-                have_land = 1;
-                land_t = th;
-                land_vn = dec > 0.0 ? hit_vn * (v0 - dec * th) / speed : hit_vn;
+            if (th < h.horizon) {
+                h.horizon = th;
+                h.land = 1;
+                h.land_t = th;
+                h.land_vn = dec > 0.0 ? hit_vn * (v0 - dec * th) / speed : hit_vn;
                 target = hit_who;
             }
         }
@@ -331,59 +342,47 @@ horizon(const Bod *bods, const int *movers, int nm, const Obs *obs, int no, doub
             double gap = gap_of(px, py, HX, HY, R);
             double wx = bvx - o->vx, wy = bvy - o->vy;
             if (gap <= 0.0) {
-                if (normal_speed(px, py, wx, wy, HX, HY, 0.0, &vn) < 0)
+                if (press_on(px, py, wx, wy, HX, HY, gap, press, &h) < 0)
                     return -1;
-                if (vn > 0.0) {
-                    tt = (press + gap) / vn;
-                    if (tt < hz) {
-                        hz = tt > 0.0 ? tt : 0.0;
-                        have_land = 1;
-                        land_t = hz;
-                        land_vn = 0.0;
-                    }
-                }
                 continue;
             }
             double A = b->decel + o->decel;
             double w = sqrt(wx * wx + wy * wy);
             double t_safe = 2.0 * gap / (w + sqrt(w * w + 2.0 * A * gap));
-            if (t_safe >= hz)
+            if (t_safe >= h.horizon)
                 continue;
             double infl = 0.5 * A * H * H + 1e-9;
             double ts = gap <= infl ? 0.0 : toi(px, py, wx, wy, HX, HY, R + infl);
             if (ts >= H) {
                 double cand = t_safe > H ? t_safe : H;
-                if (cand < hz) {
-                    hz = cand;
-                    have_land = 1;
-                    land_t = cand;
-                    land_vn = 0.0;
+                if (cand < h.horizon) {
+                    h.horizon = cand;
+                    h.land = 1;
+                    h.land_t = cand;
+                    h.land_vn = 0.0;
                 }
                 continue;
             }
             double cand = t_safe > ts ? t_safe : ts;
-            if (cand < hz) {
-                hz = cand;
+            if (cand < h.horizon) {
+                h.horizon = cand;
                 target = NO_TARGET;
                 tt = toi(px, py, wx, wy, HX, HY, R);
-                have_land = 1;
+                h.land = 1;
                 if (tt < INFINITY) {
-                    land_t = tt;
-                    if (normal_speed(px, py, wx, wy, HX, HY, tt, &land_vn) < 0)
+                    h.land_t = tt;
+                    if (normal_speed(px, py, wx, wy, HX, HY, tt, &h.land_vn) < 0)
                         return -1;
                 }
                 else {
-                    land_t = cand;
-                    land_vn = 0.0;
+                    h.land_t = cand;
+                    h.land_vn = 0.0;
                 }
             }
         }
     }
-    out->horizon = hz;
-    out->land = have_land;
-    out->land_t = land_t;
-    out->land_vn = land_vn;
-    out->target = (have_land && land_vn > 0.0) ? target : NO_TARGET;
+    h.target = (h.land && h.land_vn > 0.0) ? target : NO_TARGET;
+    *out = h;
     return 0;
 }
 

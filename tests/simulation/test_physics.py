@@ -363,13 +363,18 @@ def test_any_flick_resolves_and_leaves_no_deep_overlap(position, angle, speed):
     assert r.duration_s <= 15.0 + 1e-9
 
 
+def _kick_off_on_a_fresh_space():
+    """The battery's kick-off among 22 pieces (14 contacts), and its result on a new space."""
+    f = next(f for f in battery() if f["name"] == "opening: kick-off")
+    _fresh_kits()
+    return f, bench_resolve(f, TABLE, DEFAULT_STEPPING)
+
+
 def test_an_error_inside_the_run_frees_the_space_and_leaves_nothing_behind(monkeypatch):
     """An exception raised in the middle of a flick (here by the contacts' recording, called
     from the C loop) reaches the caller, and the friction joints made so far and the bodies
     are taken out: the next flick on the table gives what a brand-new space gives."""
-    f = next(f for f in battery() if f["name"] == "opening: kick-off")
-    _fresh_kits()
-    expected = bench_resolve(f, TABLE, DEFAULT_STEPPING)
+    f, expected = _kick_off_on_a_fresh_space()
     real = FlickSimulation._after_event
     calls = []
 
@@ -423,9 +428,7 @@ def test_a_flick_runs_once_and_only_after_its_launch():
 
 @pytest.mark.parametrize("call", ["run", "close"])
 def test_a_flick_cannot_be_run_again_or_closed_from_inside_its_run(monkeypatch, call):
-    f = next(f for f in battery() if f["name"] == "opening: kick-off")
-    _fresh_kits()
-    expected = bench_resolve(f, TABLE, DEFAULT_STEPPING)
+    f, expected = _kick_off_on_a_fresh_space()
     real = FlickSimulation._after_event
     refused = []
 
