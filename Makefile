@@ -11,6 +11,12 @@ LOAD_ARGS         ?= --matches 200 --actions 25
 
 .PHONY: install run test lint bench worker beat clean
 
+# the simulation's C part is built in place by the install: when it is missing (a `git clean`,
+# a removed file), the install runs again
+ifeq ($(wildcard simulation/_engine*.so),)
+.PHONY: $(STAMP)
+endif
+
 $(STAMP): pyproject.toml setup.py simulation/_engine.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -44,4 +50,4 @@ beat: $(STAMP)
 	$(VENV)/bin/celery -A config beat --loglevel=info
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis build simulation/_engine*.so

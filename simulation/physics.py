@@ -44,10 +44,11 @@ except ImportError as e:  # pragma: no cover - a checkout where `make install` w
     raise ImportError(f"simulation._engine (simulation/_engine.c) is not built: run `make install` "
                       f"(it needs a C compiler and Python's headers): {e}") from e
 from .state import _piece_order, round_pos
-from .table import ENDS, SIDES, Table, Vec, end_sign
+from .table import ENDS, SIDES, Table, Vec
 
 BALL = "ball"
 FIXED = ("post", "net", "rim")
+MAX_FLICK_SPEED_MM_S = 100_000.0  # 100 m/s: far past any flick; a rule set's limit is below it
 
 
 def piece_key(side: str, piece: str) -> str:
@@ -189,10 +190,25 @@ _FIXED_NAMES = {_POST: "post", _NET: "net", _RIM: "rim"}
 
 @dataclass(frozen=True)
 class Stepping:
-    """How a flick is integrated. ``base_step_s``: the step far from any impact;
-    ``land_depth_mm``: how far past the touch an impact step ends (the overlap at which pymunk
-    sees the contact); ``rest_speed_mm_s`` and ``rest_time_s``: a body slower than this for
-    that long is at rest; ``cap_s``: the hard cap of a flick's simulated time.
+    """How a flick is integrated (every value has a range; ``ValueError`` names the first one
+    out of it):
+
+    - ``base_step_s``: the step far from any impact, s (1e-5 to 1);
+    - ``land_depth_mm``: how far past the touch an impact step ends, the overlap at which
+      Chipmunk sees the contact (0 to 100);
+    - ``press_depth_mm``: how far a body pressing on another may push into it before the
+      step is cut (0 to 100);
+    - ``speed_limit_mm_s``: a body faster than twice this, or than twice the flick, is a
+      solver blow-up and is slowed to it (1 to 1e7);
+    - ``rest_speed_mm_s`` and ``rest_time_s``: a body slower than this for that long is at
+      rest (0 to 1e7; more than 0 to 3600 s);
+    - ``cap_s``: the hard cap of a flick's simulated time, s (more than 0 to 3600);
+    - ``iterations``: the Chipmunk solver's iterations per step (1 to 1000);
+    - ``half_kick``: the stored velocity leads the physical one by half a step of friction
+      (leapfrog), so that positions lie on the sliding curve;
+    - ``squeeze_mm``: a ball back on one piece within this distance of leaving the other is
+      squeezed between them, not bounced (0 to 100; 0 is off);
+    - ``min_step``: the shortest step, as a fraction of ``base_step_s`` (1e-6 to 1).
 
     ``halved()`` is the same integration with every step halved (the convergence check of the
     contract §3).
@@ -210,21 +226,27 @@ class Stepping:
     squeeze_mm: float = 0.0
     min_step: float = 1e-3
 
+    # (name, lowest, highest, whether the lowest itself is allowed)
+    _RANGES = (("base_step_s", 1e-5, 1.0, True), ("cap_s", 0.0, 3600.0, False),
+               ("min_step", 1e-6, 1.0, True), ("land_depth_mm", 0.0, 100.0, True),
+               ("press_depth_mm", 0.0, 100.0, True), ("speed_limit_mm_s", 1.0, 1e7, True),
+               ("rest_speed_mm_s", 0.0, 1e7, True), ("rest_time_s", 0.0, 3600.0, False),
+               ("squeeze_mm", 0.0, 100.0, True))
+
     def __post_init__(self) -> None:
         """Raises ``ValueError`` naming the first value out of its range (the run's step
         counts are integers, so the steps must be positive and the cap finite)."""
-        ranges = (("base_step_s", 0.0, 1.0, False), ("cap_s", 0.0, 3600.0, False),
-                  ("min_step", 0.0, 1.0, False), ("land_depth_mm", 0.0, 100.0, True),
-                  ("press_depth_mm", 0.0, 100.0, True), ("speed_limit_mm_s", 0.0, 1e7, False),
-                  ("rest_speed_mm_s", 0.0, 1e7, True), ("rest_time_s", 0.0, 3600.0, True),
-                  ("squeeze_mm", 0.0, 100.0, True))
-        for name, low, high, low_ok in ranges:
+        for name, low, high, low_ok in self._RANGES:
             v = getattr(self, name)
-            if not (isinstance(v, (int, float)) and (low <= v if low_ok else low < v) and v <= high):
-                raise ValueError(f"Stepping.{name} must be {'at least' if low_ok else 'more than'} "
-                                 f"{low:g} and at most {high:g}, not {v!r}")
-        if not (isinstance(self.iterations, int) and 1 <= self.iterations <= 1000):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) \
+                    or not ((low <= v if low_ok else low < v) and v <= high):
+                raise ValueError(f"Stepping.{name} must be a number {'from' if low_ok else 'above'} "
+                                 f"{low:g} to {high:g}, not {v!r}")
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) \
+                or not 1 <= self.iterations <= 1000:
             raise ValueError(f"Stepping.iterations must be an integer from 1 to 1000, not {self.iterations!r}")
+        if not isinstance(self.half_kick, bool):
+            raise ValueError(f"Stepping.half_kick must be true or false, not {self.half_kick!r}")
 
     def halved(self) -> Stepping:
         return replace(self, base_step_s=self.base_step_s / 2, land_depth_mm=self.land_depth_mm / 2,
@@ -332,19 +354,9 @@ class _Kit:
             for cx, cy in t.post_centres(end):
                 add_fixed(pymunk.Circle(static, pr, (cx, cy)), _POST, t.restitution_post,
                           (cx, cy, 0.0, 0.0, pr))
-        thick = 10.0
         for end in ENDS:
-            sgn = end_sign(end)
-            x_line = t.goal_line_x(end)
-            x_back = x_line + sgn * t.goal_depth
-            y_out = t.goal_width / 2 + t.post_diameter
-            boxes = [  # back, then the two sides
-                ((x_back, x_back + sgn * thick), (-y_out - thick, y_out + thick)),
-                ((x_line + sgn * pr, x_back), (t.goal_width / 2, y_out)),
-                ((x_line + sgn * pr, x_back), (-y_out, -t.goal_width / 2)),
-            ]
-            for (xa, xb), (ya, yb) in boxes:
-                x0, x1 = min(xa, xb), max(xa, xb)
+            for box in t.net_boxes(end):  # back, then the two sides
+                x0, ya, x1, yb = box.x0, box.y0, box.x1, box.y1
                 add_fixed(pymunk.Poly(static, [(x0, ya), (x1, ya), (x1, yb), (x0, yb)]), _NET,
                           t.restitution_net,
                           ((x0 + x1) / 2, (ya + yb) / 2, (x1 - x0) / 2, (yb - ya) / 2, 0.0))
@@ -506,6 +518,7 @@ class FlickSimulation:
         self._ball_last = None
         self._running = False
         self.flicked: _Body | None = None
+        self._flick_speed = 0.0
         kit.start(self, stepping)
         try:
             self._build(ball, pieces)
@@ -648,6 +661,9 @@ class FlickSimulation:
         if not (math.isfinite(a) and math.isfinite(speed)) or speed < 0:
             raise ValueError(f"angle must be a finite number and speed a finite number >= 0, "
                              f"not {angle_deg!r} and {speed_mm_s!r}")
+        if speed > MAX_FLICK_SPEED_MM_S:
+            raise ValueError(f"speed must be at most {MAX_FLICK_SPEED_MM_S:g} mm/s, not {speed_mm_s!r}")
+        self._flick_speed = speed
         if self.stepping.half_kick and speed > 0:
             # Chipmunk moves each body with the velocity it had before friction acts in the
             # step: read as the velocity half a step ahead, that is exact for a constant
@@ -695,13 +711,15 @@ class FlickSimulation:
             frame_list.append((0.0, last_frame[BALL], {k: v for k, v in last_frame.items() if k != BALL}))
         sx, sy = self.surface_half
         # the loop between the steps is _engine.run's (see the module's docstring there)
+        # faster than twice this is a solver blow-up (never the flick itself): slowed to it
+        vlimit = 2.0 * max(st.speed_limit_mm_s, self._flick_speed)
         self._running = True
         try:
             t, steps, capped, bmin_x, bmax_x, bmax_r = _engine.run(
                 self, self.kit.cspace_addr, bodies, self.flicked.index, ball.index,
                 self.kit.obstacles,
-                (st.base_step_s, st.cap_s, (2.0 * st.speed_limit_mm_s) ** 2, st.land_depth_mm,
-                 st.press_depth_mm, st.min_step, st.half_kick, sx, sy),
+                (st.base_step_s, st.cap_s, vlimit ** 2, st.land_depth_mm, st.press_depth_mm,
+                 st.min_step, st.half_kick, sx, sy),
                 frame_list if frames else None, last_frame, self.step_sizes)
         finally:
             self._running = False

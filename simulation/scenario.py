@@ -16,7 +16,7 @@ from .actions import parse_action
 from .errors import MalformedInput
 from .rules import RuleViolation, make_referee
 from .state import MatchState, canonical_json
-from .table import SIDES, Rect, Table, gap
+from .table import ENDS, SIDES, Rect, Table, gap
 
 
 def _refuse_constant(name: str) -> Any:
@@ -49,12 +49,14 @@ def load(text: str) -> dict[str, Any]:
 
 
 def check_positions(table: Table, state: MatchState) -> None:
-    """Refuses a state whose ball or pieces lie off the table (outside the rim) or overlap:
-    raises ``MalformedInput`` naming the first such field. Touching is allowed."""
+    """Refuses a state whose ball or pieces lie off the table (outside the rim), overlap one
+    another, or overlap a post or a net: raises ``MalformedInput`` naming the first such field
+    (the ball, then the buttons, then the keepers). Touching is allowed."""
     tolerance = 0.01  # mm: positions are stored to the micrometre
-    discs: list[tuple[str, tuple[float, float], float]] = [("state.ball", state.ball, table.ball_radius)]
     if not table.on_surface(state.ball, table.ball_radius):
         raise MalformedInput("state.ball", "lies off the table")
+    discs: list[tuple[str, tuple[float, float], float]] = [("state.ball", state.ball, table.ball_radius)]
+    keepers: list[tuple[str, Rect]] = []
     hx, hy = table.keeper_half
     for side in SIDES:
         for pid, at in state.pieces.get(side, {}).items():
@@ -62,17 +64,39 @@ def check_positions(table: Table, state: MatchState) -> None:
             if pid == "gk":
                 if not table.surface.contains_rect(at, hx, hy):
                     raise MalformedInput(where, "lies off the table")
-                keeper = Rect(at[0] - hx, at[1] - hy, at[0] + hx, at[1] + hy)
-                for other, other_at, other_r in discs:
-                    if other_r > tolerance and keeper.touches_disc(other_at, other_r - tolerance):
-                        raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
-                continue
-            if not table.on_surface(at, table.button_radius):
-                raise MalformedInput(where, "lies off the table")
-            for other, other_at, other_r in discs:
-                if gap(at, table.button_radius, other_at, other_r) < -tolerance:
-                    raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
-            discs.append((where, at, table.button_radius))
+                keepers.append((where, Rect(at[0] - hx, at[1] - hy, at[0] + hx, at[1] + hy)))
+            else:
+                if not table.on_surface(at, table.button_radius):
+                    raise MalformedInput(where, "lies off the table")
+                discs.append((where, at, table.button_radius))
+    posts = [p for end in ENDS for p in table.post_centres(end)]
+    nets = [box for end in ENDS for box in table.net_boxes(end)]
+    post_r = table.post_diameter / 2
+    for i, (where, at, r) in enumerate(discs):
+        for other, other_at, other_r in discs[:i]:
+            if gap(at, r, other_at, other_r) < -tolerance:
+                raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
+        if any(gap(at, r, post, post_r) < -tolerance for post in posts):
+            raise MalformedInput(where, "overlaps a post")
+        if any(box.touches_disc(at, r - tolerance) for box in nets):
+            raise MalformedInput(where, "overlaps a net")
+    for i, (where, keeper) in enumerate(keepers):
+        for other, other_at, other_r in discs:
+            if keeper.touches_disc(other_at, other_r - tolerance):
+                raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
+        for other, box in keepers[:i]:
+            if _rects_overlap(keeper, box, tolerance):
+                raise MalformedInput(where, f"overlaps {other.removeprefix('state.')}")
+        if any(_rects_overlap(keeper, box, tolerance) for box in nets):
+            raise MalformedInput(where, "overlaps a net")
+        if any(keeper.touches_disc(post, post_r - tolerance) for post in posts):
+            raise MalformedInput(where, "overlaps a post")
+
+
+def _rects_overlap(a: Rect, b: Rect, tolerance: float) -> bool:
+    """The two rectangles overlap by more than ``tolerance`` mm each way (touching is not)."""
+    return (min(a.x1, b.x1) - max(a.x0, b.x0) > tolerance
+            and min(a.y1, b.y1) - max(a.y0, b.y0) > tolerance)
 
 
 def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:

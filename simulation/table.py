@@ -251,6 +251,21 @@ class Table:
         y = self.goal_width / 2 + r
         return ((x, -y), (x, y))
 
+    def net_boxes(self, end: str) -> tuple[Rect, Rect, Rect]:
+        """The net at ``end`` as three solid boxes (mm): the back (10 mm thick, across the goal
+        and the posts), then the two sides (from the posts' centres back to the back, one
+        post diameter thick, beside the goal mouth)."""
+        sgn = end_sign(end)
+        thick = 10.0
+        x_line = self.goal_line_x(end)
+        x_back = x_line + sgn * self.goal_depth
+        y_out = self.goal_width / 2 + self.post_diameter
+        pr = self.post_diameter / 2
+        spans = (((x_back, x_back + sgn * thick), (-y_out - thick, y_out + thick)),
+                 ((x_line + sgn * pr, x_back), (self.goal_width / 2, y_out)),
+                 ((x_line + sgn * pr, x_back), (-y_out, -self.goal_width / 2)))
+        return tuple(Rect(min(xa, xb), ya, max(xa, xb), yb) for (xa, xb), (ya, yb) in spans)
+
     # -- predicates (contract §2) ---------------------------------------------------------
     def line_wholly_beyond(self, c: Sequence[float], r: float) -> str | None:
         """Which line the disc lies wholly beyond: ``"goal_line+x"``, ``"goal_line-x"``,

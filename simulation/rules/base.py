@@ -51,7 +51,16 @@ from typing import Any
 
 from ..actions import BALL_PIECE, Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
 from ..events import RuleEvent
-from ..physics import BALL, Contact, Crossing, FlickResult, piece_key, resolve_flick, split_key
+from ..physics import (
+    BALL,
+    MAX_FLICK_SPEED_MM_S,
+    Contact,
+    Crossing,
+    FlickResult,
+    piece_key,
+    resolve_flick,
+    split_key,
+)
 from ..state import MatchState, Restart, round_pos
 from ..table import (
     SIDES,
@@ -182,6 +191,9 @@ class Referee:
         for key in ("turn_seconds", "shot_wait_seconds", "max_flick_speed_mm_s", "half_minutes"):
             if not _number(merged[key]) or merged[key] <= 0:
                 raise ValueError(f"params.{key} must be a positive number, not {merged[key]!r}")
+        if merged["max_flick_speed_mm_s"] > MAX_FLICK_SPEED_MM_S:
+            raise ValueError(f"params.max_flick_speed_mm_s must be at most {MAX_FLICK_SPEED_MM_S:g}, "
+                             f"not {merged['max_flick_speed_mm_s']!r}")
         if not _number(merged["extra_time_minutes"]) or merged["extra_time_minutes"] < 0:
             raise ValueError("params.extra_time_minutes must be a number >= 0")
         if merged["halves"] not in (1, 2):

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..actions import Action, Flick, Tick
 from ..events import RuleEvent
-from ..physics import BALL, FIXED, resolve_flick, split_key
+from ..physics import BALL, FIXED, MAX_FLICK_SPEED_MM_S, resolve_flick, split_key
 from ..state import MatchState
 from ..table import other_side
 from .base import Outcome, Referee, RuleViolation
@@ -24,8 +24,10 @@ class MinimalReferee(Referee):
     def __init__(self, params: Mapping[str, Any]):
         super().__init__(params)
         limit = self.params.get("max_flick_speed_mm_s", 2500)
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit > 0:
-            raise ValueError(f"params.max_flick_speed_mm_s must be a positive number, not {limit!r}")
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) \
+                or not 0 < limit <= MAX_FLICK_SPEED_MM_S:
+            raise ValueError(f"params.max_flick_speed_mm_s must be a positive number at most "
+                             f"{MAX_FLICK_SPEED_MM_S:g}, not {limit!r}")
         self.max_speed = float(limit)
 
     def apply(self, state: MatchState, action: Action) -> Outcome:

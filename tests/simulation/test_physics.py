@@ -483,3 +483,14 @@ def test_the_engine_refuses_to_place_a_body_twice():
         physics._engine.place(sim.kit.cspace_addr, rec.addr, rec.shape_addr, 0.0, 0.0, True)
     sim.close()
     assert resolve_flick(TABLE, (0, 0), LONE, "home", "7", 0, 500).pieces["home"]["7"][0] > -300
+
+
+def test_a_flick_faster_than_the_solver_limit_keeps_its_speed():
+    """Twice ``Stepping.speed_limit_mm_s`` (10 m/s) bounds a solver blow-up, not the flick: a
+    rule set that allows 20 m/s gets 20 m/s (up to the engine's bound, 100 m/s)."""
+    lone = {"home": {"7": (-600, -100)}, "away": {}}
+    at_limit = resolve_flick(TABLE, (400, 300), lone, "home", "7", 0, 10_000, frames=False)
+    faster = resolve_flick(TABLE, (400, 300), lone, "home", "7", 0, 20_000, frames=False)
+    assert faster.steps > at_limit.steps and faster.pieces != at_limit.pieces
+    with pytest.raises(ValueError, match="at most 100000 mm/s"):
+        resolve_flick(TABLE, (400, 300), lone, "home", "7", 0, 100_001)

@@ -85,6 +85,7 @@ MALFORMED = [
     (_mutate(lambda d: d.update(actions={})), "actions"),
     (_mutate(lambda d: d.update(params={"button_diameter": 90})), "params.button_diameter"),
     (_mutate(lambda d: d.update(params={"turn_seconds": "abc"})), "params.turn_seconds"),
+    (_mutate(lambda d: d.update(params={"max_flick_speed_mm_s": 1e308})), "params.max_flick_speed_mm_s"),
     (_mutate(lambda d: d["actions"][0].update(speed_mm_s=10**400)), "actions[0].speed_mm_s"),
     (_mutate(lambda d: d["state"].update(ball=[10**400, 0])), "state.ball[0]"),
     (_mutate(lambda d: d["state"].update(phase="bogus")), "state.phase"),
@@ -110,3 +111,32 @@ def test_malformed_file_exits_2_naming_the_field(tmp_path, doc, field):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and field in lines[0]
     assert proc.stdout == ""
+
+
+def _overlapping_fixed():
+    from simulation.table import Table
+
+    t = Table()
+    post = list(t.post_centres("+x")[1])
+    back = t.net_boxes("+x")[0]
+    side = t.net_boxes("-x")[1]
+    return [
+        # two keepers on one another
+        (_mutate(lambda d: d["state"]["pieces"]["home"].update({"gk": [796, 0]})), "state.pieces.away.gk",
+         "overlaps pieces.home.gk"),
+        # a keeper listed before the button it overlaps
+        (_mutate(lambda d: d["state"]["pieces"].update(home={"gk": [-800, 0], "7": [-790, 0]})),
+         "state.pieces.home.gk", "overlaps pieces.home.7"),
+        (_mutate(lambda d: d["state"]["pieces"]["home"].update({"7": [post[0] - 5, post[1]]})),
+         "state.pieces.home.7", "overlaps a post"),
+        (_mutate(lambda d: d["state"].update(ball=[(back.x0 + back.x1) / 2, 0])), "state.ball", "overlaps a net"),
+        (_mutate(lambda d: d["state"]["pieces"]["away"].update(gk=[side.x0 + 20, side.y1])),
+         "state.pieces.away.gk", "overlaps a net"),
+    ]
+
+
+@pytest.mark.parametrize("doc, field, problem", _overlapping_fixed())
+def test_pieces_on_one_another_or_on_the_goal_exit_2(tmp_path, doc, field, problem):
+    proc = run(write(tmp_path, doc))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [f"malformed scenario: {field}: {problem}"]
