@@ -56,7 +56,7 @@ static int bound;           /* whether bind() has set the functions above */
 static PyObject *hypot_fn;   /* math.hypot */
 static PyObject *round_fn;   /* builtins.round */
 static PyObject *s_addr, *s_key, *s_x, *s_y, *s_hx, *s_hy, *s_r, *s_ext, *s_decel, *s_alpha;
-static PyObject *s_slide_f, *s_spin_f, *s_slide, *s_spin, *s_loose;
+static PyObject *s_slide_f, *s_spin_f, *s_slide, *s_spin;
 static PyObject *s_event, *s_after_event, *s_watch, *s_watched;
 
 static int
@@ -585,7 +585,6 @@ static int
 read_bod(PyObject *rec, Bod *b)
 {
     void *cb, *slide, *spin;
-    PyObject *loose;
     memset(b, 0, sizeof(*b));
     if (get_pointer(rec, s_addr, &cb) || get_pointer(rec, s_slide, &slide)
         || get_pointer(rec, s_spin, &spin) || get_double(rec, s_x, &b->x)
@@ -594,12 +593,6 @@ read_bod(PyObject *rec, Bod *b)
         || get_double(rec, s_ext, &b->ext) || get_double(rec, s_decel, &b->decel)
         || get_double(rec, s_alpha, &b->alpha) || get_double(rec, s_slide_f, &b->slide_f)
         || get_double(rec, s_spin_f, &b->spin_f))
-        return -1;
-    if ((loose = PyObject_GetAttr(rec, s_loose)) == NULL)
-        return -1;
-    b->loose = PyObject_IsTrue(loose);
-    Py_DECREF(loose);
-    if (b->loose < 0)
         return -1;
     b->cb = cb;
     b->slide = slide;
@@ -1085,7 +1078,7 @@ PyDoc_STRVAR(run_doc,
 "Resolves a launched flick on the Chipmunk space at address `space` until all is at rest or\n"
 "the cap (FlickSimulation.run's loop).\n\n"
 "bodies: physics._Body objects in the order they were added (each with addr, x, y, hx, hy,\n"
-"r, ext, decel, alpha, slide_f, spin_f, slide, spin, loose, key); flicked, ball: indices in\n"
+"r, ext, decel, alpha, slide_f, spin_f, slide, spin, key); flicked, ball: indices in\n"
 "bodies; fixed: (x, y, half x, half y, corner radius, extent) of the fixed things;\n"
 "params: (base step s, cap s, the square of the largest speed (mm/s)^2, land depth mm, press depth mm, min step\n"
 "(fraction of the base step), half kick, the half length and half width of the surface mm).\n"
@@ -1199,12 +1192,11 @@ out:
 }
 
 PyDoc_STRVAR(grip_doc,
-"grip(space, body, slide_f, spin_f, loose) -> (slide, spin)\n\n"
+"grip(space, body, slide_f, spin_f) -> (slide, spin)\n\n"
 "Fresh friction joints between the table and the Chipmunk body at address `body`, added to\n"
 "the space at address `space`: a pivot joint for sliding (max force slide_f) and, when spin_f\n"
-"is not 0, a gear joint for spin (max force spin_f), both with max bias 0 and max force 0\n"
-"while loose. Returns their addresses (spin: None when there is none); the caller removes and\n"
-"frees them.");
+"is not 0, a gear joint for spin (max force spin_f), both with max bias 0. Returns their\n"
+"addresses (spin: None when there is none); the caller removes and frees them.");
 
 static PyObject *
 grip_py(PyObject *self, PyObject *args)
@@ -1214,7 +1206,7 @@ grip_py(PyObject *self, PyObject *args)
     PyObject *space_addr, *body_addr;
     Bod b;
     memset(&b, 0, sizeof(b));
-    if (!PyArg_ParseTuple(args, "OOddp", &space_addr, &body_addr, &b.slide_f, &b.spin_f, &b.loose))
+    if (!PyArg_ParseTuple(args, "OOdd", &space_addr, &body_addr, &b.slide_f, &b.spin_f))
         return NULL;
     cpSpace *space = PyLong_AsVoidPtr(space_addr);
     b.cb = PyLong_AsVoidPtr(body_addr);
@@ -1440,7 +1432,7 @@ PyInit__engine(void)
     INTERN(s_hx, "hx"); INTERN(s_hy, "hy"); INTERN(s_r, "r"); INTERN(s_ext, "ext");
     INTERN(s_decel, "decel"); INTERN(s_alpha, "alpha"); INTERN(s_slide_f, "slide_f");
     INTERN(s_spin_f, "spin_f"); INTERN(s_slide, "slide"); INTERN(s_spin, "spin");
-    INTERN(s_loose, "loose"); INTERN(s_event, "_event"); INTERN(s_after_event, "_after_event");
+    INTERN(s_event, "_event"); INTERN(s_after_event, "_after_event");
     INTERN(s_watch, "_watch"); INTERN(s_watched, "_watched");
 #undef INTERN
     return PyModule_Create(&module);

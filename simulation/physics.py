@@ -267,7 +267,7 @@ class _Body:
     (``slide``, ``spin``), which the kit frees after the flick."""
 
     __slots__ = ("key", "index", "body", "cb", "addr", "shape", "shape_addr", "turns", "hx", "hy",
-                 "r", "ext", "decel", "alpha", "slide_f", "spin_f", "slide", "spin", "loose", "x",
+                 "r", "ext", "decel", "alpha", "slide_f", "spin_f", "slide", "spin", "x",
                  "y", "out_line")
 
     def __init__(self, body, shape, hx, hy, r, mu, g):
@@ -289,7 +289,6 @@ class _Body:
         self.index = -1
         self.x = self.y = 0.0
         self.slide = self.spin = None
-        self.loose = False
         self.out_line = None
 
     def place(self, cspace_addr: int, key: str, index: int, x: float, y: float) -> None:
@@ -299,8 +298,6 @@ class _Body:
         self.index = index
         self.x = x
         self.y = y
-        self.slide = self.spin = None
-        self.loose = False
         self.out_line = None
 
 
@@ -670,8 +667,7 @@ class FlickSimulation:
             # deceleration (leapfrog), so the flick starts half a step of friction slower.
             speed = max(0.0, speed - rec.decel * self.stepping.base_step_s / 2)
         rec.body.velocity = (speed * math.cos(a), speed * math.sin(a))
-        rec.slide, rec.spin = _engine.grip(self.kit.cspace_addr, rec.addr, rec.slide_f, rec.spin_f,
-                                           rec.loose)
+        rec.slide, rec.spin = _engine.grip(self.kit.cspace_addr, rec.addr, rec.slide_f, rec.spin_f)
         self.flicked = rec
         for b in self.bodies:
             if b is not rec:
@@ -822,7 +818,6 @@ _engine.bind({name: _address(_ffi.addressof(_cp, name)) for name in _engine.func
 
 _get_pos = _cp.cpBodyGetPosition
 _get_vel = _cp.cpBodyGetVelocity
-_set_vel = _cp.cpBodySetVelocity
 
 
 def _wholly_beyond(table: Table, x, y, hx, hy, r) -> str | None:
