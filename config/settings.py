@@ -15,6 +15,7 @@ Environment variables (all optional; the defaults give the embedded set-up):
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +33,19 @@ def env_bool(name: str, default: bool) -> bool:
     if value.lower() in {"0", "false", "no", "off"}:
         return False
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {value!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    value = os.environ.get(name, "")
+    if value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}")
+    return number
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -57,7 +71,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -74,6 +89,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last: turns a sign-in refused by a lockout into its 429 (config.lockout)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,6 +146,29 @@ STORAGES = {
     },
 }
 
+# --- Sign-in: lockouts (django-axes) -----------------------------------------------------------
+# A refused attempt is refused before any password is hashed (the lockout backend comes first).
+AUTHENTICATION_BACKENDS = [
+    "config.lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "config.lockout.LoginAttempts"
+# the pair (account, address) is locked after this many failures in a row...
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+# ...and an address on its own after this many, whatever the accounts; never an account alone
+LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 30, minimum=1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_RESET_ON_SUCCESS = True  # the pair's failures only (config.lockout.LoginAttempts)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt writes nothing
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_VERBOSE = False
+# The client's address: REMOTE_ADDR, unless the site runs behind TRUSTED_PROXY_COUNT proxies
+# that set X-Forwarded-For (a header a client could otherwise forge to dodge every limit).
+# The lockouts and DRF's throttles read it the same way (config.lockout.client_address).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -169,7 +209,7 @@ MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "leagues.api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON, with nesting too deep or numbers too large a 400 (config.parsers); forms as DRF's
@@ -186,7 +226,25 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # No throttle by default (the spectators' reads are not limited); the token endpoint and the
+    # action API name their scope (config.throttling.ScopedRateThrottle). Rates as DRF reads them.
+    "DEFAULT_THROTTLE_CLASSES": [],
+    "DEFAULT_THROTTLE_RATES": {
+        "auth-token": os.environ.get("THROTTLE_TOKEN_RATE", "20/min"),  # per address
+        "match-actions": os.environ.get("THROTTLE_ACTIONS_RATE", "300/min"),  # per user
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# --- API tokens (django-rest-knox; leagues.services.tokens) ----------------------------------
+KNOX_TOKEN_MODEL = "leagues.ApiToken"
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, minimum=1)
+API_TOKENS_PER_USER = env_int("API_TOKENS_PER_USER", 20, minimum=1)  # the oldest goes beyond it
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=API_TOKEN_TTL_DAYS),
+    "AUTH_HEADER_PREFIX": "Token",  # Authorization: Token <token>
+    "AUTO_REFRESH": False,
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botonera API",
     "DESCRIPTION": "Clubs, players, competitions, fixtures, results and standings of a button soccer federation.",

@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from knox.models import AbstractAuthToken
 
 from .ranking import PRESETS
 
@@ -535,3 +536,25 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position}. {self.entrant} {self.points}"
+
+
+# --- API tokens --------------------------------------------------------------------------------
+
+
+class ApiToken(AbstractAuthToken):
+    """A user's API token (django-rest-knox's model, ``KNOX_TOKEN_MODEL``): only a digest of the
+    token is stored (``digest``; ``token_key`` is its first 15 characters, to find it).
+
+    It dies at ``expiry`` and as soon as the user's password changes, however it is changed:
+    ``password_stamp`` is a keyed hash of the password's hash when the token was made
+    (``leagues.services.tokens``). Writes go through that service."""
+
+    password_stamp = models.CharField(max_length=64)
+    label = models.CharField(max_length=100, blank=True, help_text="Where the token was made.")
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.token_key[:8]}… ({self.user})"

@@ -11,7 +11,7 @@ What it does, all on loopback:
    botonera_load``; never ``DATABASE_URL``, which may be a real one): created when missing
    (``CREATE DATABASE`` through the ``postgres`` database), then migrated.
 2. **Set-up**: per match a two-entrant league (slug ``load-<run>-<i>``) with its two players,
-   their users and API tokens (``rest_framework.authtoken``, written directly: a password
+   their users and API tokens (``leagues.services.tokens.token_create``, written directly: a password
    check per user would cost the run a few minutes of PBKDF2; one user obtains its token
    through ``POST /api/auth/token/`` to prove the endpoint), and the fixture's online match
    (``match_create_online``; turns of ``--turn-seconds`` so that no deadline fires while the
@@ -131,10 +131,10 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from leagues.models import Competition, Entrant, Player
     from leagues.services.fixtures import fixtures_generate
+    from leagues.services.tokens import token_create
     from matches.services import online
 
     User = get_user_model()
@@ -153,7 +153,7 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
                 player = Player.objects.create(first_name=f"Load{seed}", last_name=f"{i}",
                                                licence_number=f"{slug}-{seed}", user=user)
                 Entrant.objects.create(competition=competition, name=f"{slug} {side}", seed=seed, player=player)
-                tokens[user.username] = Token.objects.create(user=user).key
+                tokens[user.username] = token_create(user=user, label="loadtest")[1]
             fixtures_generate(competition=competition, now=now)
             fixture = competition.fixtures.select_related("home__player__user", "away__player__user").get()
             match = online.match_create_online(fixture=fixture, scheduled_at=now, now=now)

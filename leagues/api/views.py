@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, ProtectedError, Q
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -37,6 +37,7 @@ from matches.official import ResultError
 from matches.services.results import result_record
 
 from . import filters, serializers
+from .authentication import ApiTokenAuthentication
 from .permissions import OrganiserOrReadOnly
 
 
@@ -54,7 +55,7 @@ def user_errors(default_field: str):
 class ApiMixin:
     # Token first: an anonymous write gets 401 with ``WWW-Authenticate: Token``; the browser's
     # session still works (with CSRF) when no token is sent.
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
     permission_classes = [OrganiserOrReadOnly]
 
 

@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import ScopedRateThrottle
 from matches.models import Match, MatchAction
 from matches.services import online
 from matches.services.deadlines import tick_if_due
@@ -48,6 +49,12 @@ class MatchDetail(APIView):
 
 class MatchActions(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    # a player's submissions are limited (THROTTLE_ACTIONS_RATE, per user); reading the log is not
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "match-actions"
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         summary="A match's action log after row `after`", responses=OpenApiTypes.OBJECT, tags=["matches"],
