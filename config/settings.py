@@ -7,8 +7,8 @@ Environment variables (all optional; the defaults give the embedded set-up):
 - ``REDIS_URL``: Redis for the Celery broker, result backend and the cache. Unset: Celery tasks
   run in-process, eagerly, and the cache is local memory.
 - ``SECRET_KEY``: required when ``DEBUG`` is off.
-- ``DEBUG``: ``1``/``true`` for development (the default), ``0``/``false`` in production, which
-  turns on the settings ``manage.py check --deploy`` asks for.
+- ``DEBUG``: off unless set (``0``/``false``: production, with the settings ``manage.py check
+  --deploy`` asks for); ``1``/``true`` for development (``make run`` and the tests set it).
 - ``ALLOWED_HOSTS``: comma-separated; default ``localhost,127.0.0.1,[::1]``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins, for a site behind HTTPS.
 """
@@ -52,7 +52,7 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "leagues",
     "matches",
 ]
@@ -83,6 +84,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -237,6 +240,8 @@ REST_FRAMEWORK = {
 }
 # --- API tokens (django-rest-knox; leagues.services.tokens) ----------------------------------
 KNOX_TOKEN_MODEL = "leagues.ApiToken"
+# knox's own migrations would create the table of its model even though it is swapped out
+MIGRATION_MODULES = {"knox": None}
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, minimum=1)
 API_TOKENS_PER_USER = env_int("API_TOKENS_PER_USER", 20, minimum=1)  # the oldest goes beyond it
 REST_KNOX = {
@@ -255,6 +260,36 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Headers: Content-Security-Policy (django-csp), Referrer-Policy, Permissions-Policy ------
+# No inline script anywhere, no inline style element; everything from the site itself. A page
+# may loosen it with django-csp's decorators (the API docs, the board: config.headers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        # no site frames a page, unless the view is marked embeddable (config.headers.embeddable)
+        "frame-ancestors": ["'none'"],
+    },
+}
+# who may frame a page marked embeddable (space-separated CSP sources; default any site)
+EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in ("accelerometer", "autoplay", "camera", "display-capture", "geolocation", "gyroscope",
+                    "magnetometer", "microphone", "midi", "payment", "usb", "xr-spatial-tracking")
+}
+
 # --- Production hardening (manage.py check --deploy) ---------------------------------------
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -264,8 +299,6 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,
