@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.utils.text import slugify
 
 from leagues.models import Club, Competition, Player, TiebreakPreset
 from leagues.ranking import validate_criteria
+from leagues.slugs import unique_slug
 from matches.models import Outcome, Side
 
 COMPETITION_FIELDS = [
@@ -54,11 +54,8 @@ class CompetitionForm(forms.ModelForm):
         slug = self.cleaned_data.get("slug") or ""
         if slug:
             return slug
-        base = slugify(self.cleaned_data.get("name") or "")[:70] or "competition"
-        slug, n = base, 2
-        while Competition.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
-            slug, n = f"{base}-{n}", n + 1
-        return slug
+        return unique_slug(self.cleaned_data.get("name") or "", model=Competition, max_length=80,
+                           fallback="competition", exclude_pk=self.instance.pk)
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]

@@ -18,6 +18,7 @@ from django.utils import timezone
 from knox.models import AbstractAuthToken
 
 from .ranking import PRESETS
+from .slugs import slug_q
 
 
 def new_lots_seed() -> int:
@@ -69,6 +70,7 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [models.CheckConstraint(condition=slug_q(), name="club_slug_is_ascii")]
 
     def __str__(self) -> str:
         return self.name
@@ -156,6 +158,7 @@ class Season(models.Model):
             models.UniqueConstraint(
                 fields=["is_current"], condition=Q(is_current=True), name="one_current_season"
             ),
+            models.CheckConstraint(condition=slug_q(), name="season_slug_is_ascii"),
         ]
 
     def __str__(self) -> str:
@@ -247,6 +250,7 @@ class Competition(models.Model):
     class Meta:
         ordering = ["-created_at", "name"]
         constraints = [
+            models.CheckConstraint(condition=slug_q(), name="competition_slug_is_ascii"),
             models.CheckConstraint(condition=Q(halves__gte=1), name="competition_at_least_one_half"),
             models.CheckConstraint(
                 condition=Q(points_win__gte=F("points_draw")) & Q(points_draw__gte=F("points_loss")),
