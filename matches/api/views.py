@@ -5,7 +5,9 @@
 - ``GET  /api/matches/{id}/actions/?after=N&limit=M``: the log after row ``N``, each row with
   its events and each flick's frames;
 - ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
-  ``Idempotency-Key`` optional): 201, or 400/403/409/422 as ``matches.services.online`` says;
+  ``Idempotency-Key`` optional: the user's, bound to its first request; the same key with another
+  body or match is a 422): 201, or 400/403/409/422 as ``matches.services.online`` says; limited
+  per user (``THROTTLE_ACTIONS_RATE``, 429);
 - ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
 - ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
   match against the computer, live at once.
