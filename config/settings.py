@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RefuseNulInQuery",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -215,11 +216,11 @@ REST_FRAMEWORK = {
         "leagues.api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # JSON, with nesting too deep or numbers too large a 400 (config.parsers); forms as DRF's
+    # JSON and forms; nesting too deep, numbers too large, a NUL in a text: a 400 (config.parsers)
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.SafeFormParser",
+        "config.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
