@@ -101,6 +101,7 @@ def ensure_database(url: str) -> None:
 
 
 def setup_django(url: str) -> None:
+    os.environ.setdefault("DEBUG", "1")  # this process is the clients' (the server runs with DEBUG=0)
     os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)  # nothing here needs the broker: tasks would run eagerly
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"

@@ -2,19 +2,21 @@
 
 A token lives ``API_TOKEN_TTL_DAYS`` days (``REST_KNOX["TOKEN_TTL"]``) and dies as soon as its
 user's password changes, however it is changed (the password page, the admin, ``set_password()``
-then ``save()``, a raw update): each token keeps a keyed hash of the password's hash as it was
-when the token was made (``password_stamp``), and a token whose stamp no longer matches is
-refused and deleted. It is Django's own check for sessions (``get_session_auth_hash``), applied
-to tokens.
+then ``save()``, a raw update): each token keeps a hash of the password's hash as it was when
+the token was made (``password_stamp``), and a token whose stamp no longer matches is refused
+and deleted: Django's own check for sessions (``get_session_auth_hash``), applied to tokens. The
+stamp is not keyed with ``SECRET_KEY`` (it sits beside the password hash it is made from, so a key
+would hide nothing): rotating ``SECRET_KEY`` leaves the tokens alive.
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import constant_time_compare
 from knox.settings import knox_settings
 
 from leagues.models import ApiToken
@@ -22,17 +24,14 @@ from leagues.models import ApiToken
 STAMP_SALT = "botonera.api-token.password-stamp"
 
 
-def password_stamp(user, *, secret: str | None = None) -> str:
-    """A keyed hash (HMAC-SHA256 with ``SECRET_KEY``, or ``secret``) of ``user``'s password hash."""
-    return salted_hmac(STAMP_SALT, user.password or "", secret=secret, algorithm="sha256").hexdigest()
+def password_stamp(user) -> str:
+    """SHA-256 of ``user``'s password hash (which changes with every new password, its salt too)."""
+    return hashlib.sha256(f"{STAMP_SALT}:{user.password or ''}".encode()).hexdigest()
 
 
 def stamp_is_current(token: ApiToken, user) -> bool:
-    """True when ``token`` was made under ``user``'s current password (``SECRET_KEY`` or one of
-    ``SECRET_KEY_FALLBACKS``)."""
-    secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
-    return any(constant_time_compare(token.password_stamp, password_stamp(user, secret=secret))
-               for secret in secrets)
+    """True when ``token`` was made under ``user``'s current password."""
+    return constant_time_compare(token.password_stamp, password_stamp(user))
 
 
 def is_alive(token: ApiToken, *, now: datetime | None = None) -> bool:

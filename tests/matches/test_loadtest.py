@@ -62,7 +62,7 @@ def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
     db = settings.DATABASES["default"]
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     url = (f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}"
-           f":{db.get('PORT') or 5432}/botonera_loadtest_pytest")
+           f":{db.get('PORT') or 5432}/{db['NAME']}_loadtest")  # this run's own scratch database
     done = subprocess.run(
         [sys.executable, "-m", "matches.loadtest", "--matches", "5", "--actions", "10", "--json",
          "--database-url", url, "--workers", "2", "--threads", "4", "--retry", "0.3", "--race", "0.2",
