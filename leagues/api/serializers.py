@@ -5,6 +5,7 @@ standings, the drawing of lots, organisers for non-administrators) are read-only
 """
 from __future__ import annotations
 
+from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -485,15 +486,21 @@ class AnnulMatchSerializer(serializers.Serializer):
 
 
 class RescheduleSerializer(serializers.Serializer):
-    kickoff_at = serializers.DateTimeField(help_text="ISO 8601 with its offset, e.g. 2026-12-05T18:00:00-03:00.")
+    kickoff_at = serializers.CharField(
+        max_length=40, help_text="ISO 8601, e.g. 2026-12-05T18:00:00-03:00; without an offset, the time is the "
+                                 "competition's local time (its time_zone).")
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
     def validate_kickoff_at(self, value):
-        if value.tzinfo is None:
-            raise serializers.ValidationError("give the time with its UTC offset or Z")
-        if not 1900 <= value.year <= 2200:
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise serializers.ValidationError("give an ISO 8601 date and time, e.g. 2026-12-05T18:00:00-03:00")
+        if not 1900 <= parsed.year <= 2200:
             raise serializers.ValidationError("give a year from 1900 to 2200")
-        return value
+        return parsed
 
 
 class FixtureChangeSerializer(serializers.ModelSerializer):

@@ -400,8 +400,12 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         fixture = self.get_object()
         data = serializers.RescheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        kickoff_at = data.validated_data["kickoff_at"]
+        if kickoff_at.tzinfo is None:  # the competition's local time
+            kickoff_at = kickoff_at.replace(tzinfo=fixture.competition.zone)
         with user_errors("kickoff_at"):
-            fixture_reschedule(fixture=fixture, by=request.user, **data.validated_data)
+            fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_at,
+                               reason=data.validated_data["reason"])
         return self._fixture_response(fixture.pk)
 
     @extend_schema(
