@@ -57,9 +57,8 @@ def test_verify_finds_a_lost_and_a_doubled_action(stub_referee):
 def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
     """5 matches x 10 actions through gunicorn, with many deliberate retries, races, stale and
     out-of-turn submissions; the script checks the database and the replay itself."""
-    from django.conf import settings
-
     import psycopg
+    from django.conf import settings
     from psycopg import sql
 
     db = settings.DATABASES["default"]
