@@ -708,7 +708,6 @@ class Referee:
         self.validate_flick(state, action)
         result = self.resolve(state, action)
         facts = self.facts(state, action, result)
-        self.check_flick(state, facts)  # may still refuse (a replayed turn)
         ctx.flicks.append(result)
         for key in facts.touches:
             s, pid = split_key(key)
@@ -719,9 +718,6 @@ class Referee:
         else:
             new = self.judge_flick(ctx, state, settled, facts)
         return self.after_turn(ctx, new, facts)
-
-    def check_flick(self, state: MatchState, facts: FlickFacts) -> None:
-        """*hook* Refuse a flick once its result is known (the turn is then replayed)."""
 
     def settle(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
         """The resting positions after the flick: pieces that went out are taken off and wait

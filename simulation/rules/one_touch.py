@@ -46,8 +46,9 @@ What it decides, by section:
   buttons at most 6 cm apart and not cleared by the end of that side's turn, or again on its
   next turn; kick-off faults; delay of game (a turn that runs out). "Special": the taker of a
   regular throw-in or corner kick, a kick-off, an indirect free kick or the first touch of a
-  2-touch restart may not play the ball again until another button has touched it: such a
-  flick is refused and the turn replayed.
+  2-touch restart "cannot be played again before the ball has been touched by a different
+  button in a subsequent turn": a flick of it is refused (the turn is replayed), whether or
+  not it would touch the ball.
 - §10 penalty kicks for a direct foul inside the offender's own penalty area (the fouled piece
   touching the area); the defender's keeper stands on its goal line with the line showing in
   front of it: its front face on the line, its body behind it between the posts; §11 throw-ins and corner kicks, regular and 2-touch; §12 own goals.
@@ -105,18 +106,15 @@ class OneTouchReferee(Referee):
         if second and second["side"] == side and second["piece"] == piece:
             rule = "rulebook 7" if second.get("kind") == "kick_off" else "rulebook 9.2"
             return RuleViolation(f"button {piece} took the first touch and may not take the second", rule)
+        special = state.memo.get("special")
+        if special and special["side"] == side and special["piece"] == piece:
+            return RuleViolation(f"button {piece} took the restart and may not be played again until "
+                                 "another button has touched the ball", self.section("special"))
         picked = state.memo.get("picked")
         if picked and at_set_piece and picked != piece:
             return RuleViolation(f"button {picked} was picked up to take the {state.phase.replace('_', ' ')}, "
                                  "so it takes it", self.section("arrangement"))
         return None
-
-    def check_flick(self, state: MatchState, facts: FlickFacts) -> None:
-        special = state.memo.get("special")
-        if special and special["side"] == facts.side and special["piece"] == facts.piece \
-                and facts.key in facts.touches:
-            raise RuleViolation(f"button {facts.piece} took the restart and may not play the ball again "
-                                "until another button has touched it: replay the turn", self.section("special"))
 
     def shot_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
         if state.phase == "penalty_kick":
