@@ -234,3 +234,14 @@ class RescheduleForm(forms.Form):
         if not 1900 <= local.year <= 2200:
             raise forms.ValidationError(_("Give a year from 1900 to 2200."))
         return local.replace(tzinfo=self.zone)
+
+
+class RoundRescheduleForm(RescheduleForm):
+    """A round's new kick-off: every fixture of it still to be played moves there."""
+
+    round = forms.ModelChoiceField(queryset=None, label=_("Round"))
+
+    def __init__(self, *args, rounds, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].queryset = rounds
+        self.order_fields(["round", "kickoff", "reason"])

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from leagues.fixture_views import round_reschedule_form
 from leagues.forms import CompetitionForm, EntrantForm
 from leagues.models import (
     Club,
@@ -294,6 +295,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "has_fixtures": has_fixtures,
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
+        "round_form": round_reschedule_form(competition) if has_fixtures else None,
     })
 
 
