@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from matches.loadtest import HOST, ROOT, Server, ensure_database, percentile, setup_django
+from leagues.loadtest import HOST, ROOT, Server, ensure_database, percentile, setup_django
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_load"
 VICTIM, PASSWORD = "bf-victim", "the-Right-password-7"

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.matches.conftest import make_league
+from tests.matches.conftest import make_league, setup_match
 from tests.matches.test_board_browser import ARGS, CHROMIUM, _browser_missing
 
 
@@ -60,11 +60,8 @@ def _open(browser, url: str, ready: str | None = None) -> list[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_pages_api_docs_and_board_load_under_the_policy(live_server, strict_browser):
-    from matches.services import online
-
     competition = make_league(2, slug="csp-league")
-    fixture = competition.fixtures.get()
-    match = online.match_create_online(fixture=fixture)
+    match = setup_match(competition.fixtures.get())
     base = live_server.url
     pages = [
         ("/", None), ("/competitions/", None), (f"/competitions/{competition.slug}/", None),

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from leagues.services.demo import DEMO_ADMIN, DEMO_ORGANISER, demo_is_loaded, demo_load
+from leagues.services.demo import DEMO_ADMIN, DEMO_ORGANISER, demo_is_loaded, demo_load, demo_reopen
 
 
 class Command(BaseCommand):
@@ -32,7 +32,9 @@ class Command(BaseCommand):
                 "test site, give --i-know-this-is-not-production (its accounts get random passwords)."
             ))
         if if_empty and demo_is_loaded():
-            self.stdout.write("The database has data already; demo not loaded.")
+            moved = demo_reopen()
+            self.stdout.write(f"The database has data already; demo not loaded. "
+                              f"{moved} demo fixture(s) open for check-in again.")
             return
         summary = demo_load(random_passwords=not settings.DEBUG)
         self.stdout.write(self.style.SUCCESS(

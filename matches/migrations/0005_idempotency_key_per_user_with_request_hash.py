@@ -18,7 +18,7 @@ def one_answer_per_user_key(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0002_online_play'),
+        ('matches', '0004_match_without_fixture'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_competition_setting_bounds'),
+        ('leagues', '0005_results_move_to_fixtures'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

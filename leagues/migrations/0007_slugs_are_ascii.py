@@ -27,7 +27,7 @@ def ascii_slugs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0004_api_tokens'),
+        ('leagues', '0006_api_tokens'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
