@@ -61,6 +61,12 @@ _KNOCKOUT_STAGE = re.compile(r"knock-?out|final|semi|quarter|round of|third|play
 
 # goals, extra-time goals, shoot-out goals and discipline points: the bound of the result API
 MAX_COUNT = 99
+# the lengths of the texts a row writes, as their columns in the database hold them
+ENTRANT_NAME_MAX = Entrant._meta.get_field("name").max_length
+STAGE_NAME_MAX = Stage._meta.get_field("name").max_length
+GROUP_NAME_MAX = Group._meta.get_field("name").max_length
+ROUND_NAME_MAX = Round._meta.get_field("name").max_length
+ROUND_NUMBER_MAX = 32767  # Round.number
 
 
 class ImportFileError(ValueError):
@@ -68,7 +74,8 @@ class ImportFileError(ValueError):
 
     def __init__(self, line: int, column: str | None, message: str):
         self.line, self.column, self.message = line, column, message
-        where = f"line {line}, column {column}" if column else f"line {line}"
+        shown = column if column is None or column.isprintable() else repr(column)
+        where = f"line {line}, column {shown}" if column else f"line {line}"
         super().__init__(f"{where}: {message}")
 
 
@@ -136,6 +143,8 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
         header = next(reader)
     except StopIteration:
         raise ImportFileError(1, None, "the file is empty; it needs a header row") from None
+    except csv.Error as exc:
+        raise ImportFileError(reader.line_num or 1, None, f"is not readable CSV ({exc})") from None
     header = [h.strip() for h in header]
     seen: set[str] = set()
     for name in header:
@@ -149,7 +158,7 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
             raise ImportFileError(1, name, "required column missing")
 
     rows: list[ResultRow] = []
-    for values in reader:
+    for values in _csv_rows(reader):
         line = reader.line_num
         if not any(v.strip() for v in values):
             continue
@@ -161,6 +170,40 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
         raise ImportFileError(2, None, "no results after the header")
     _check_no_pairing_twice(rows, competition=competition)
     return rows
+
+
+def _csv_rows(reader) -> Iterable[list[str]]:
+    """The reader's rows; a line the csv module cannot read (a field over its size limit, an
+    unclosed quote) is an ``ImportFileError`` naming it."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ImportFileError(max(reader.line_num, 2), None, f"is not readable CSV ({exc})") from None
+
+
+def _text(raw: dict[str, str], column: str, *, line: int, max_length: int) -> str:
+    """The text of ``column``: printable (no NUL, no control character, no line break) and at
+    most ``max_length`` characters (its column in the database), else ``ImportFileError``."""
+    value = raw.get(column, "")
+    if not value.isprintable():
+        raise ImportFileError(line, column, f"holds a control character (NUL, a line break...): {value[:40]!r}")
+    if len(value) > max_length:
+        raise ImportFileError(line, column, f"is {len(value)} characters long; at most {max_length}")
+    return value
+
+
+def _round_label(raw: dict[str, str], *, line: int) -> str:
+    """A round is a number (ASCII digits, 1 to 32767) or a name (at most 80 characters)."""
+    label = _text(raw, "round", line=line, max_length=ROUND_NAME_MAX)
+    if label.isdigit():
+        if not label.isascii():
+            raise ImportFileError(line, "round", f"must be a number in the digits 0-9 or a name, not {label!r}")
+        if len(label) > 5 or int(label) > ROUND_NUMBER_MAX:
+            raise ImportFileError(line, "round", f"must be a number from 1 to {ROUND_NUMBER_MAX}, not {label[:12]}")
+    return label
 
 
 def _pairing_key(row: ResultRow, *, competition: Competition) -> tuple:
@@ -187,6 +230,11 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
     for column in ("home", "away"):
         if not raw.get(column):
             raise ImportFileError(line, column, "is empty; give the entrant's name")
+        _text(raw, column, line=line, max_length=ENTRANT_NAME_MAX)
+    for column, max_length in (("stage", STAGE_NAME_MAX), ("group", GROUP_NAME_MAX), ("date", 40),
+                               ("outcome", 40), ("outcome_side", 40)):
+        _text(raw, column, line=line, max_length=max_length)
+    _round_label(raw, line=line)
     if raw["home"].casefold() == raw["away"].casefold():
         raise ImportFileError(line, "away", f"{raw['away']!r} cannot play itself")
     outcome = (raw.get("outcome") or "played").lower()

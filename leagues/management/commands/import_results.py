@@ -42,11 +42,18 @@ class Command(BaseCommand):
         problem = slug_problem(competition, max_length=Competition._meta.get_field("slug").max_length)
         if problem:
             raise CommandError(f"--competition: {problem}", returncode=REFUSED)
+        if season and (problem := slug_problem(season, max_length=Season._meta.get_field("slug").max_length)):
+            raise CommandError(f"--season: {problem}", returncode=REFUSED)
+        name_max = Competition._meta.get_field("name").max_length
+        if name is not None and (not name.strip() or not name.isprintable() or len(name) > name_max):
+            raise CommandError(f"--name: give a name of 1 to {name_max} printable characters", returncode=REFUSED)
         path = Path(file)
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
             raise CommandError(f"{file}: no such file", returncode=REFUSED) from None
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot be read ({exc.strerror or exc})", returncode=REFUSED) from None
         except UnicodeDecodeError as exc:
             line = path.read_bytes()[: exc.start].count(b"\n") + 1
             raise CommandError(f"{file}: line {line}: not UTF-8 text; nothing imported", returncode=REFUSED) from None
