@@ -99,8 +99,34 @@ def _rects_overlap(a: Rect, b: Rect, tolerance: float) -> bool:
             and min(a.y1, b.y1) - max(a.y0, b.y0) > tolerance)
 
 
+MAX_CLOCK_S = 86400.0  # a match clock and a time of an action: at most a day
+MAX_SCORE = 999
+
+
+def check_ranges(state: MatchState, actions: list) -> None:
+    """The clock, the score and the actions' times within what a match can reach; raises
+    ``MalformedInput`` naming the field."""
+    if state.clock_s > MAX_CLOCK_S:
+        raise MalformedInput("state.clock_s", f"must be at most {MAX_CLOCK_S:g} s")
+    for side, goals in state.score.items():
+        if goals > MAX_SCORE:
+            raise MalformedInput(f"state.score.{side}", f"must be at most {MAX_SCORE}")
+    for i, action in enumerate(actions):
+        t = getattr(action, "t", None)
+        if t is not None and t > state.clock_s + MAX_CLOCK_S:
+            raise MalformedInput(f"actions[{i}].t", f"must be at most {MAX_CLOCK_S:g} s after the state's moment")
+
+
+# what a referee raises when the state it is given breaks its own assumptions (a ``memo`` of the
+# wrong shape, a phase without the bookkeeping it needs): for a file, a malformed scenario
+REFEREE_CRASHES = (TypeError, KeyError, AttributeError, ValueError, IndexError, OverflowError,
+                   ZeroDivisionError, RecursionError)
+
+
 def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:
-    """Runs a parsed scenario; returns the output document. Raises ``MalformedInput``."""
+    """Runs a parsed scenario; returns the output document. Raises ``MalformedInput``, also when
+    the referee cannot play from the file's state: naming ``state.memo`` when the same actions
+    play from that state without its memo (a memo of the wrong shape), else ``state``."""
     try:
         referee = make_referee(doc["rules"], doc.get("params"))
     except MalformedInput:
@@ -115,6 +141,25 @@ def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:
     check_positions(referee.table, state)
     actions = [parse_action(a, f"actions[{i}]", t_offset=state.clock_s)
                for i, a in enumerate(doc["actions"])]
+    check_ranges(state, actions)
+    try:
+        return _play(referee, state, actions, frames=frames)
+    except MalformedInput:
+        raise
+    except REFEREE_CRASHES as exc:
+        # the referee could not use the state the file gave it: the file's fault, not a refusal
+        problem = f"the referee cannot play from it ({type(exc).__name__}: {str(exc)[:160]})"
+        if state.memo:
+            try:
+                _play(referee, state.replace(memo={}), actions, frames=frames)
+            except (MalformedInput, *REFEREE_CRASHES):
+                pass
+            else:
+                raise MalformedInput("state.memo", problem) from None
+        raise MalformedInput("state", problem) from None
+
+
+def _play(referee, state: MatchState, actions: list, *, frames: bool) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
     frame_list: list = []
     rejected = None
