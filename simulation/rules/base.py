@@ -73,6 +73,7 @@ from ..table import (
     other_end,
     other_side,
 )
+from .messages import render
 
 EPS = 1e-6
 RESTART_PHASES = ("kick_off", "free_kick", "free_kick_two_touch", "indirect_free_kick",
@@ -94,13 +95,30 @@ DEFAULT_PARAMS: dict[str, Any] = {
 
 
 class RuleViolation(ValueError):
-    """A well-formed action that the rules refuse. ``reason`` is for the player; ``rule`` the
-    section (``"rulebook 4"``, ``"MBS Disparo a la meta"``)."""
+    """A well-formed action that the rules refuse. ``reason`` is for the player (the English
+    sentence of its message); ``rule`` the section (``"rulebook 4"``, ``"MBS Disparo a la
+    meta"``); ``key`` and ``params`` the message the site renders in the reader's language
+    (``simulation.rules.messages``; ``params`` holds ``rule`` too). Referees build it with
+    ``Referee.refusal``, which always gives a key; ``key`` is ``None`` only for a refusal made
+    by hand outside the referees (a test's stand-in)."""
 
-    def __init__(self, reason: str, rule: str | None = None):
+    def __init__(self, reason: str, rule: str | None = None, *, key: str | None = None,
+                 params: Mapping[str, Any] | None = None):
         self.reason = reason
         self.rule = rule
+        self.key = key
+        self.params = dict(params or {})
         super().__init__(f"{reason} ({rule})" if rule else reason)
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """``{"key", "params"}``, as on an event."""
+        return {"key": self.key, "params": dict(self.params)}
+
+    def with_rule(self, rule: str) -> RuleViolation:
+        """The same refusal under another section (``rule`` in its params too)."""
+        params = {**self.params, "rule": rule}
+        return RuleViolation(self.reason, rule, key=self.key, params=params)
 
 
 @dataclass(frozen=True)
@@ -113,16 +131,37 @@ class Outcome:
     flicks: tuple = ()
 
 
+MESSAGE_FIELDS = ("side", "piece", "rule")
+
+
+def message_params(fields: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The params of a message: ``side``, ``piece`` and ``rule`` when given, the other fields
+    that are plain values (text, numbers, booleans: never positions or nested objects), then
+    ``extra``."""
+    params = {k: fields[k] for k in MESSAGE_FIELDS if fields.get(k) is not None}
+    for k, v in fields.items():
+        if k not in MESSAGE_FIELDS and k != "at" and isinstance(v, (str, int, float, bool)):
+            params[k] = v
+    params.update(extra or {})
+    return params
+
+
 @dataclass
 class Ctx:
-    """What one ``apply`` collects: the clock now (s), the events and the flicks."""
+    """What one ``apply`` collects: the clock now (s), the events and the flicks. ``referee``
+    is the rule set's name, the prefix of the events' message keys."""
 
     now: float
+    referee: str = ""
     events: list[RuleEvent] = field(default_factory=list)
     flicks: list[FlickResult] = field(default_factory=list)
 
-    def emit(self, type: str, **kw: Any) -> None:
-        self.events.append(RuleEvent.make(type, **kw))
+    def emit(self, type: str, key: str, *, params: Mapping[str, Any] | None = None, **kw: Any) -> None:
+        """Records an event of ``type`` whose message is ``key`` of the referee's catalogue
+        (``"restart.free_kick"``, prefixed with the rule set) with ``message_params(kw, params)``."""
+        full = f"{self.referee}.{key}" if self.referee else key
+        message = {"key": full, "params": message_params(kw, params)}
+        self.events.append(RuleEvent.make(type, message=message, **kw))
 
 
 @dataclass(frozen=True)
@@ -216,28 +255,46 @@ class Referee:
         """The ``rule`` string for ``key`` of ``sections`` (or ``sub`` itself: "rulebook 9.2")."""
         return sub if sub is not None else self.sections.get(key, key)
 
+    def context(self, now: float) -> Ctx:
+        """A fresh ``Ctx`` at clock ``now`` (s) for this referee's events."""
+        return Ctx(now=now, referee=self.name)
+
+    def refusal(self, key: str, rule: str | None, **params: Any) -> RuleViolation:
+        """The ``RuleViolation`` whose message is ``key`` of this referee's catalogue (the rule
+        set's name is prefixed) with ``params`` (and ``rule``); its ``reason`` is the English
+        sentence, ``{player}`` read as the side."""
+        full = f"{self.name}.{key}"
+        values = {k: v for k, v in params.items() if v is not None}
+        if rule is not None:
+            values["rule"] = rule
+        try:
+            reason = render(full, values)
+        except (KeyError, IndexError, ValueError):  # a key missing from the catalogue: a bug the tests catch
+            reason = full
+        return RuleViolation(reason, rule, key=full, params=values)
+
     # ======================================================================================
     # the entry point
     # ======================================================================================
     def apply(self, state: MatchState, action: Action) -> Outcome:
         """Applies ``action`` to ``state``; raises ``RuleViolation`` when the rules refuse it."""
         if state.phase == "full_time":
-            raise RuleViolation("the match is over", self.section("time"))
+            raise self.refusal("refused.match_over", self.section("time"))
         if state.turn_started_s is None:
             state = state.replace(turn_started_s=state.clock_s)
-        ctx = Ctx(now=state.clock_s)
+        ctx = self.context(state.clock_s)
         if action.t is not None:
             if action.t < state.clock_s - EPS:
-                raise RuleViolation(f"t={action.t} is before the match clock {state.clock_s}",
-                                    self.section("time"))
+                raise self.refusal("refused.time_backwards", self.section("time"), t=action.t,
+                                   clock=state.clock_s)
             state = self.advance_clock(ctx, state, float(action.t))
         if isinstance(action, Tick):
             return Outcome(state, tuple(ctx.events), tuple(ctx.flicks))
         if state.phase == "full_time":
-            raise RuleViolation("the match is over", self.section("time"))
+            raise self.refusal("refused.match_over", self.section("time"))
         side = getattr(action, "side", None)
         if side != state.to_move:
-            raise RuleViolation(f"it is {state.to_move}'s turn, not {side}'s", self.section("turn"))
+            raise self.refusal("refused.not_your_turn", self.section("turn"), side=side, to_move=state.to_move)
         if isinstance(action, Flick):
             state = self.on_flick(ctx, state, action)
         elif isinstance(action, DeclareShot):
@@ -249,7 +306,7 @@ class Referee:
         elif isinstance(action, Ready):
             state = self.on_ready(ctx, state, action)
         else:  # pragma: no cover - parse_action knows no other type
-            raise RuleViolation(f"unknown action {action.type!r}")
+            raise TypeError(f"unknown action {action.type!r}")
         return Outcome(state, tuple(ctx.events), tuple(ctx.flicks))
 
     # ======================================================================================
@@ -343,7 +400,7 @@ class Referee:
     def end_period(self, ctx: Ctx, state: MatchState) -> MatchState:
         """``period_end``; then the next period's kick-off with the ends swapped, the
         shoot-out, or ``full_time``."""
-        ctx.emit("period_end", period=state.period, rule=self.section("time"))
+        ctx.emit("period_end", f"period_end.{state.period}", period=state.period, rule=self.section("time"))
         state = state.with_memo(period_overtime=None, shot=None, penalty=None, placing=None)
         nxt = self.next_period(state)
         if nxt is None:
@@ -355,9 +412,23 @@ class Referee:
         kicker = first if nxt == "extra_time_first" else other_side(first)
         return self.start_period_play(ctx, state, kicker)
 
-    def finish(self, ctx: Ctx, state: MatchState, **extra: Any) -> MatchState:
-        ctx.emit("full_time", rule=self.section("time"),
-                 score={s: state.score.get(s, 0) for s in SIDES}, **extra)
+    def finish(self, ctx: Ctx, state: MatchState, *, shootout: Mapping[str, int] | None = None,
+               winner: str | None = None, disqualified: str | None = None) -> MatchState:
+        """``full_time``: the match ends with the score on the table (and the shoot-out's
+        ``winner`` and goals, or the ``disqualified`` side)."""
+        score = {s: state.score.get(s, 0) for s in SIDES}
+        params: dict[str, Any] = {"home_goals": score["home"], "away_goals": score["away"]}
+        extra: dict[str, Any] = {}
+        key = "full_time"
+        if shootout is not None:
+            key = "full_time.shootout"
+            extra.update(shootout=dict(shootout), winner=winner)
+            params.update(side=winner, home_kicks=shootout["home"], away_kicks=shootout["away"])
+        if disqualified is not None:
+            key = "full_time.disqualification"
+            extra["disqualified"] = disqualified
+            params["side"] = disqualified
+        ctx.emit("full_time", key, params=params, rule=self.section("time"), score=score, **extra)
         return state.replace(phase="full_time", restart=None, turn_started_s=ctx.now)
 
     def start_period_play(self, ctx: Ctx, state: MatchState, kicker: str) -> MatchState:
@@ -398,7 +469,7 @@ class Referee:
         ``kick_off_side`` at clock 0 (or a goal kick, with ``restart_after_goal = goal_kick``)."""
         state = MatchState(ball=(0.0, 0.0), pieces={"home": {}, "away": {}}).replace(
             home_attacks=home_attacks, turn_started_s=0.0, memo={"first_kick_off": kick_off_side})
-        ctx = Ctx(now=0.0)
+        ctx = self.context(0.0)
         return self.start_period_play(ctx, state, kick_off_side)
 
     def reset_kick_off_formation(self, state: MatchState, side: str) -> MatchState:
@@ -579,7 +650,7 @@ class Referee:
         state = state.replace(phase=kind, to_move=side, restart=Restart(kind, side, ball),
                               turn_started_s=ctx.now).with_memo(shot=None)
         if emit:
-            ctx.emit("restart", kind=kind, side=side, at=ball, rule=rule, **extra)
+            ctx.emit("restart", f"restart.{kind}", kind=kind, side=side, at=ball, rule=rule, **extra)
         return state
 
     def open_play(self, ctx: Ctx, state: MatchState, side: str) -> MatchState:
@@ -593,7 +664,8 @@ class Referee:
         score[scorer] += 1
         state = state.replace(score=score)
         extra = {"own_goal": True} if own_goal else {}
-        ctx.emit("goal", side=scorer, piece=piece, at=at, rule=rule, **extra)
+        ctx.emit("goal", "goal.own_goal" if own_goal else "goal", side=scorer, piece=piece, at=at,
+                 rule=rule, **extra)
         return self.restart_after_goal(ctx, state, other_side(scorer))
 
     def restart_after_goal(self, ctx: Ctx, state: MatchState, conceded: str) -> MatchState:
@@ -633,32 +705,54 @@ class Referee:
     def validate_flick(self, state: MatchState, action: Flick) -> None:
         """Raises ``RuleViolation`` for a flick the table or the rules do not allow."""
         if action.piece == "gk":
-            raise RuleViolation("the goalkeeper is never flicked; it is placed", self.section("keeper"))
+            raise self.refusal("refused.keeper_flicked", self.section("keeper"), side=action.side)
         if state.piece(action.side, action.piece) is None:
-            raise RuleViolation(f"{action.side}'s button {action.piece} is not on the table",
-                                self.section("table"))
+            raise self.refusal("refused.piece_not_on_table", self.section("table"), side=action.side,
+                               piece=action.piece)
         if not (0 < action.speed_mm_s <= self.max_speed + EPS):
-            raise RuleViolation(f"a flick's speed must be above 0 and at most {self.max_speed:g} mm/s, "
-                                f"not {action.speed_mm_s:g}", self.section("table"))
+            raise self.refusal("refused.flick_speed", self.section("table"), side=action.side,
+                               piece=action.piece, speed=action.speed_mm_s, max_speed=self.max_speed)
         if not math.isfinite(action.angle_deg):
-            raise RuleViolation("the angle must be a finite number of degrees", self.section("table"))
+            raise self.refusal("refused.flick_angle", self.section("table"), side=action.side)
         if (state.memo.get("placing") or {}).get("kind") == "kick_off":
-            raise RuleViolation("the kick-off formation is being placed: confirm with ready first",
-                                self.section("kick_off"))
+            raise self.refusal("refused.kick_off_being_placed", self.section("kick_off"), side=action.side)
         if (state.memo.get("placing") or {}).get("stage") is not None:
-            raise RuleViolation("the buttons are being arranged: confirm with ready first",
-                                self.section("arrangement"))
+            raise self.refusal("refused.arrangement_under_way", self.section("arrangement"), side=action.side)
         if state.phase == "shot_declared":
-            raise RuleViolation("the defender is placing the goalkeeper", self.section("shot"))
+            raise self.refusal("refused.keeper_being_placed", self.section("shot"), side=action.side)
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") != "kick":
-            raise RuleViolation("the penalty kick is being set: place the taker, then ready",
-                                self.section("penalty"))
-        if pen and pen.get("taker") and action.piece != pen["taker"]:
-            raise RuleViolation(f"the penalty kick is taken by button {pen['taker']}", self.section("penalty"))
-        problem = self.flick_refusal(state, action)
+            raise self.refusal("refused.penalty_being_set", self.section("penalty"), side=action.side)
+        problem = self.piece_refusal(state, action)
         if problem is not None:
             raise problem
+
+    def piece_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
+        """Why this button of the side may not be the one flicked now, whatever the flick
+        (``None``: it may): the penalty kick's taker only (rulebook §10), then the rule set's
+        ``flick_refusal``."""
+        pen = state.memo.get("penalty")
+        if pen and pen.get("taker") and action.piece != pen["taker"]:
+            return self.refusal("refused.penalty_taker_only", self.section("penalty"), side=action.side,
+                                piece=action.piece, taker=pen["taker"])
+        return self.flick_refusal(state, action)
+
+    def may_not_play(self, state: MatchState) -> dict[str, dict[str, Any]]:
+        """The buttons of the side to move that may not be flicked in the coming turn, and why:
+        button id -> message ``{"key", "params"}`` (the message of the refusal such a flick
+        would meet: a penalty kick's taker only, and the rule set's own, e.g. a set-piece taker
+        that may not play again, a button back from out of the field). Empty when every button
+        may play. The keeper, which is never flicked, is not listed; an expelled button or one
+        off the table is absent. Pure: no clock, no physics."""
+        side = state.to_move
+        out: dict[str, dict[str, Any]] = {}
+        for pid in state.pieces.get(side, {}):
+            if pid == "gk":
+                continue
+            problem = self.piece_refusal(state, Flick(side=side, piece=pid, angle_deg=0.0, speed_mm_s=1.0))
+            if problem is not None:
+                out[pid] = problem.message
+        return out
 
     def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
         """*hook* A rule-set refusal of a flick before it is played (``None``: allowed)."""
@@ -711,7 +805,8 @@ class Referee:
         ctx.flicks.append(result)
         for key in facts.touches:
             s, pid = split_key(key)
-            ctx.emit("touch", side=s, piece=pid, rule=self.section("turn"))
+            ctx.emit("touch", "touch.keeper" if pid == "gk" else "touch", side=s, piece=pid,
+                     rule=self.section("turn"))
         settled = self.settle(ctx, state, facts)
         if state.period == "shootout":
             new = self.judge_shootout_kick(ctx, state, settled, facts)
@@ -733,7 +828,8 @@ class Referee:
             pieces[s].pop(pid, None)
             spot = self.return_spot(crossing)
             out_list.append({"side": s, "piece": pid, "spot": list(spot), "turn": turn_no})
-            ctx.emit("piece_out", side=s, piece=pid, at=crossing.exit_at, rule=self.section("pieces_out"))
+            ctx.emit("piece_out", "piece_out", side=s, piece=pid, at=crossing.exit_at,
+                     rule=self.section("pieces_out"))
         new = state.replace(pieces={s: {k: round_pos(v) for k, v in g.items()} for s, g in pieces.items()},
                             ball=round_pos(facts.result.ball))
         new = new.with_memo(out=out_list or None)
@@ -815,7 +911,7 @@ class Referee:
         if state.phase == "shot_declared" or placing.get("stage") is not None \
                 or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
-        ctx.emit("turn_timeout", side=state.to_move, rule=self.section("turn"))
+        ctx.emit("turn_timeout", "turn_timeout", side=state.to_move, rule=self.section("turn"))
         return state.replace(turn_started_s=ctx.now)
 
     # ======================================================================================
@@ -825,18 +921,17 @@ class Referee:
         """*hook* Why ``side`` may not declare a shot now (``None``: it may). Base: the ball
         must lie entirely in the opponent's half (no part touching the halfway line, §4)."""
         if state.memo.get("shot"):
-            return RuleViolation("a shot is already declared", self.section("shot"))
+            return self.refusal("refused.shot_already_declared", self.section("shot"), side=side)
         end = attacked_end(side, state.home_attacks)
         if not self.table.entirely_in_half(state.ball, self.table.ball_radius, end):
-            return RuleViolation("a shot may be declared only with the ball entirely in the "
-                                 "opponent's half", self.section("shot"))
+            return self.refusal("refused.shot_ball_not_in_opponents_half", self.section("shot"), side=side)
         return None
 
     def on_declare_shot(self, ctx: Ctx, state: MatchState, action: DeclareShot) -> MatchState:
         problem = self.shot_refusal(state, action.side)
         if problem is not None:
             raise problem
-        ctx.emit("shot_declared", side=action.side, at=state.ball, rule=self.section("shot"))
+        ctx.emit("shot_declared", "shot_declared", side=action.side, at=state.ball, rule=self.section("shot"))
         return state.replace(phase="shot_declared", to_move=other_side(action.side),
                              turn_started_s=ctx.now).with_memo(
             shot={"side": action.side, "armed": False, "resume": state.phase})
@@ -851,11 +946,9 @@ class Referee:
             if problem is not None:
                 return problem
         elif not self.table.keeper_in_goal_area(at, end):
-            return RuleViolation("the goalkeeper must be placed entirely within its goal area",
-                                 self.section("keeper"))
+            return self.refusal("refused.keeper_outside_goal_area", self.section("keeper"), side=side)
         if not self.fits(state, side, "gk", at):
-            return RuleViolation("the goalkeeper would overlap another piece or the ball",
-                                 self.section("keeper"))
+            return self.refusal("refused.keeper_overlaps", self.section("keeper"), side=side)
         return None
 
     def penalty_keeper_spot(self, state: MatchState, side: str, y: float = 0.0) -> Vec:
@@ -875,9 +968,7 @@ class Referee:
         behind = s * (front - t.goal_line_x(end))  # mm behind the goal line (< 0: in front)
         inside_posts = abs(at[1]) + t.keeper_half[1] <= t.goal_width / 2 + EPS
         if not (-EPS <= behind <= 1.0 + EPS) or not inside_posts:
-            return RuleViolation("at a penalty kick the keeper stands on its goal line, its front face "
-                                 "on the line and its body behind it between the posts, so that part "
-                                 "of the line shows in front of it", self.section("penalty"))
+            return self.refusal("refused.penalty_keeper_on_goal_line", self.section("penalty"), side=side)
         return None
 
     def on_place_goalkeeper(self, ctx: Ctx, state: MatchState, action: PlaceGoalkeeper) -> MatchState:
@@ -903,42 +994,43 @@ class Referee:
             half = placing["order"][int(placing["stage"])][1]
             in_defensive = end_sign(defended) * at[0] >= -r  # touching the midline: defensive
             if half == "offensive" and in_defensive:
-                return RuleViolation("in this stage buttons go in the offensive half (a button "
-                                     "touching the halfway line counts as defensive)", self.section("arrangement"))
+                return self.refusal("refused.arrangement_offensive_stage", self.section("arrangement"),
+                                    side=side, piece=action.piece)
             if half == "defensive" and not in_defensive:
-                return RuleViolation("in this stage buttons go in the defensive half", self.section("arrangement"))
+                return self.refusal("refused.arrangement_defensive_stage", self.section("arrangement"),
+                                    side=side, piece=action.piece)
             for pid, q in state.pieces.get(other_side(side), {}).items():
                 if pid != "gk" and t.button_gap(at, q) < 60.0:
-                    return RuleViolation("arranged buttons keep 6 cm from the opponent's",
-                                         self.section("arrangement"))
+                    return self.refusal("refused.arrangement_6cm", self.section("arrangement"), side=side,
+                                        piece=action.piece)
             if half == "defensive":
                 after = state.with_piece(side, action.piece, at)
                 have, need = self.offensive_count(after, side)
                 if have < need:
-                    return RuleViolation(f"at least {need} buttons stay in the offensive half "
-                                         f"(3 buttons, or all there are); there would be {have}",
-                                         self.section("arrangement"))
+                    return self.refusal("refused.arrangement_keep_three", self.section("arrangement"),
+                                        side=side, piece=action.piece, have=have, need=need)
             return None
         pen = state.memo.get("penalty")
         if pen:
             if pen.get("stage") != "taker":
-                return RuleViolation("the penalty taker is already placed", self.section("penalty"))
+                return self.refusal("refused.penalty_taker_placed", self.section("penalty"), side=side)
             if not near_ball:
-                return RuleViolation("the penalty taker is placed by the ball", self.section("penalty"))
+                return self.refusal("refused.penalty_taker_by_ball", self.section("penalty"), side=side,
+                                    piece=action.piece)
             return None
         if state.phase == "kick_off" and state.restart and state.restart.side == side:
             return self.kick_off_place_refusal(state, action)
         if state.phase in RESTART_PHASES and state.restart and state.restart.side == side:
             return self.set_piece_place_refusal(state, action)
-        return RuleViolation("buttons may not be placed now", self.section("arrangement"))
+        return self.refusal("refused.no_placing_now", self.section("arrangement"), side=side)
 
     def set_piece_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
         """*hook* Why the side taking a pending set piece may not place ``action.piece`` at
         ``action.at`` (``None``: it may). Base: the taker is placed by the ball (within 6 cm)."""
         t = self.table
         if gap_to(action.at, t.button_radius, state.ball, t.ball_radius) > 60.0:
-            return RuleViolation("the taker of a set piece is placed by the ball (within 6 cm)",
-                                 self.section("arrangement"))
+            return self.refusal("refused.set_piece_taker_by_ball", self.section("arrangement"),
+                                side=action.side, piece=action.piece)
         return None
 
     def kick_off_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
@@ -951,12 +1043,10 @@ class Referee:
         side, at = action.side, action.at
         rule = self.section("kick_off")
         if not t.entirely_in_half(at, r, defended_end(side, state.home_attacks)):
-            return RuleViolation("at a kick-off buttons stand in their own half, not touching "
-                                 "the halfway line", rule)
+            return self.refusal("refused.kick_off_own_half", rule, side=side, piece=action.piece)
         kicker = state.restart.side if state.restart else state.to_move
         if side != kicker and math.hypot(*at) < t.centre_circle_radius + r:
-            return RuleViolation("at a kick-off no button of the defending side may be inside "
-                                 "the centre circle", rule)
+            return self.refusal("refused.kick_off_defender_in_circle", rule, side=side, piece=action.piece)
         return None
 
     def kick_off_formation_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
@@ -973,24 +1063,22 @@ class Referee:
         kicker = state.restart.side if state.restart else state.to_move
         for pid, p in buttons:
             if s * p[0] <= r:
-                return RuleViolation(f"button {pid} is not in its own half (a button touching the "
-                                     "halfway line does not count)", rule)
+                return self.refusal("refused.kick_off_formation_own_half", rule, side=side, piece=pid)
         near = sum(1 for _, p in buttons if s * p[0] - r <= 60.0)
         if near < min(5, len(buttons)):
-            return RuleViolation(f"5 buttons stand within 6 cm of the halfway line (not touching it); "
-                                 f"there are {near}", rule)
+            return self.refusal("refused.kick_off_formation_by_line", rule, side=side, count=near)
         circle = t.centre_circle_radius
         if side != kicker:
             inside = [pid for pid, p in buttons if math.hypot(*p) < circle + r]
             if inside:
-                return RuleViolation(f"no button of the defending side may be inside the centre circle "
-                                     f"(button {inside[0]})", rule)
+                return self.refusal("refused.kick_off_formation_defender_in_circle", rule, side=side,
+                                    piece=inside[0])
         else:
             inside = [pid for pid, p in buttons if math.hypot(*p) + r <= circle]
             want = min(2, len(buttons))
             if len(inside) != want:
-                return RuleViolation(f"the kicking side places 2 buttons inside the half centre circle "
-                                     f"in its own half; there are {len(inside)}", rule)
+                return self.refusal("refused.kick_off_formation_half_circle", rule, side=side,
+                                    count=len(inside))
         return None
 
     def kick_off_placing(self, state: MatchState, stage: int) -> MatchState:
@@ -1004,7 +1092,7 @@ class Referee:
     def ball_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
         """*hook* Why the side to move may not put the ball ``action.at`` now (``place`` with
         piece ``"ball"``). Base: never."""
-        return RuleViolation("the ball may not be placed now", self.section("arrangement"))
+        return self.refusal("refused.ball_not_placeable", self.section("arrangement"), side=action.side)
 
     def on_place_ball(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         """The ball moved by hand where ``ball_place_refusal`` allows it; a pending restart's
@@ -1013,7 +1101,7 @@ class Referee:
         if problem is not None:
             raise problem
         if not self.ball_fits(state, action.at):
-            raise RuleViolation("the ball would overlap a piece there", self.section("arrangement"))
+            raise self.refusal("refused.ball_overlaps", self.section("arrangement"), side=action.side)
         ball = round_pos(action.at)
         restart = state.restart
         if restart is not None:
@@ -1030,7 +1118,8 @@ class Referee:
             raise problem
         if not self.fits(state, action.side, action.piece, action.at) or \
                 not self.table.field.touches_disc(action.at, 0.0):
-            raise RuleViolation("that spot is not free on the field", self.section("arrangement"))
+            raise self.refusal("refused.spot_not_free", self.section("arrangement"), side=action.side,
+                               piece=action.piece)
         out = [e for e in state.memo.get("out", ())
                if not (e["side"] == action.side and e["piece"] == action.piece)]
         state = state.with_piece(action.side, action.piece, round_pos(action.at)).with_memo(out=out or None)
@@ -1057,9 +1146,8 @@ class Referee:
         its defensive stage can only take buttons out of that half."""
         have, need = self.offensive_count(state, side)
         if have < need:
-            return RuleViolation(f"at least {need} buttons have to be placed in the offensive half "
-                                 f"(3 buttons, or all there are); there are {have}",
-                                 self.section("arrangement"))
+            return self.refusal("refused.arrangement_three", self.section("arrangement"), side=side,
+                                have=have, need=need)
         return None
 
     def complete_arrangement(self, ctx: Ctx, state: MatchState, side: str) -> MatchState:
@@ -1087,7 +1175,8 @@ class Referee:
             if spot is None:
                 continue
             state = state.with_piece(side, pid, spot)
-            ctx.emit("piece_moved", side=side, piece=pid, at=spot, rule=self.section("arrangement"),
+            ctx.emit("piece_moved", "piece_moved.arrangement", side=side, piece=pid, at=spot,
+                     rule=self.section("arrangement"),
                      reason="arrangement")
         return state
 
@@ -1109,7 +1198,7 @@ class Referee:
             return self.do_ready(ctx, state)
         if state.phase in RESTART_PHASES:
             return state  # nothing to confirm: the placing of a set piece is optional
-        raise RuleViolation("there is nothing to confirm now", self.section("turn"))
+        raise self.refusal("refused.nothing_to_confirm", self.section("turn"), side=action.side)
 
     def do_ready(self, ctx: Ctx, state: MatchState) -> MatchState:
         """Ends the current wait: the shot is authorised, or the next placing stage begins."""
@@ -1184,10 +1273,12 @@ class Referee:
         so["kicks"][side].append(scored)
         rule = self.section("shootout")
         if scored:
-            ctx.emit("goal", side=side, piece=facts.piece, at=facts.crossing.at if facts.crossing else None,
+            ctx.emit("goal", "goal.shootout", side=side, piece=facts.piece,
+                     at=facts.crossing.at if facts.crossing else None,
                      rule=rule, shootout=True)
         else:
-            ctx.emit("shot_missed", side=side, piece=facts.piece, rule=rule, shootout=True)
+            ctx.emit("shot_missed", "shot_missed.shootout", side=side, piece=facts.piece, rule=rule,
+                     shootout=True)
         state = after.with_memo(shootout=so, penalty=None)
         goals = {s: sum(1 for k in so["kicks"][s] if k) for s in SIDES}
         taken = {s: len(so["kicks"][s]) for s in SIDES}
@@ -1202,7 +1293,7 @@ class Referee:
                 and goals["home"] != goals["away"]:
             winner = "home" if goals["home"] > goals["away"] else "away"
         if winner is not None:
-            ctx.emit("period_end", period="shootout", rule=rule)
+            ctx.emit("period_end", "period_end.shootout", period="shootout", rule=rule)
             return self.finish(ctx, state, shootout=goals, winner=winner)
         first = so["first"]
         nxt = other_side(first) if taken[first] > taken[other_side(first)] else first
