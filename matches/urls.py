@@ -8,8 +8,6 @@ urlpatterns = [
     path("matches/<int:pk>/", views.board, name="board"),
     path("matches/<int:pk>/feed/", views.feed, name="feed"),
     path("matches/<int:pk>/replay.json", views.replay, name="replay"),
-    path("fixtures/<int:pk>/", views.fixture_detail, name="fixture"),
-    path("fixtures/<int:pk>/check-in/", views.fixture_check_in, name="fixture-check-in"),
     path("play/", views.play, name="play"),
     path("play/practice/", views.practice_start, name="practice"),
 ]

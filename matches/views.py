@@ -6,7 +6,6 @@
   after ``N``. Passed deadlines are applied first, and a computer-against-computer match makes
   its next move when it is due (``matches.services.spectating``);
 - ``/matches/<id>/replay.json``: the whole log with the state after each row, for replays;
-- ``/fixtures/<id>/``: a fixture: who plays, check-in for each player, the live match;
 - ``/play/``: your matches, and a practice match against the computer.
 
 Actions are not posted here: the board posts them to ``POST /api/matches/<id>/actions/``.
@@ -23,20 +22,17 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from leagues.models import Fixture
 from matches import selectors
 from matches.models import Match
 from matches.services import online
+from matches.services import play as playing
 from matches.services.deadlines import tick_if_due
 from matches.services.spectating import bot_match_due, bot_match_step
 from simulation.table import Table
 
 
 def _match_qs():
-    return Match.objects.select_related(
-        "fixture__competition", "fixture__round", "fixture__home__club", "fixture__away__club",
-        "fixture__home__player", "fixture__away__player", "home_user", "away_user",
-    )
+    return Match.objects.select_related("home_user", "away_user")
 
 
 def _refreshed(match: Match) -> Match:
@@ -56,17 +52,16 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         "feedUrl": reverse("play:feed", args=[match.pk]),
         "replayUrl": reverse("play:replay", args=[match.pk]),
         "actionsUrl": reverse("matches_api:actions", args=[match.pk]),
-        "yourSide": online.side_of(match, request.user),
+        "yourSide": playing.side_of(match, request.user),
         "sides": selectors.side_names(match),
         "ruleSet": match.rule_set,
-        "maxSpeed": float(online.params_of(match).get("max_flick_speed_mm_s", 2500)),
+        "maxSpeed": float(playing.params_of(match).get("max_flick_speed_mm_s", 2500)),
         "table": {k: v for k, v in dataclasses.asdict(table).items()
                   if isinstance(v, (int, float, list, tuple))},
         "initial": selectors.board_feed(match, after=match.seq, user=request.user),
     }
     return render(request, "matches/board.html", {
         "match": match, "config": config, "sides": config["sides"], "your_side": config["yourSide"],
-        "fixture": match.fixture,
     })
 
 
@@ -88,82 +83,6 @@ def replay(request: HttpRequest, pk: int) -> JsonResponse:
     if match.status == Match.Status.LIVE:
         return JsonResponse({"error": "live", "detail": "a live match is watched, not replayed"}, status=409)
     return JsonResponse(selectors.replay_log(match))
-
-
-# --- the fixture's page -------------------------------------------------------------------------
-
-
-def _fixture_qs():
-    return Fixture.objects.select_related(
-        "competition", "round__stage", "group", "home__club", "away__club", "home__player__user",
-        "away__player__user", "match__result",
-    )
-
-
-def _fixture_match(fixture: Fixture) -> Match | None:
-    try:
-        return fixture.match
-    except Match.DoesNotExist:
-        return None
-
-
-def _side_in_fixture(fixture: Fixture, user) -> str | None:
-    if not user.is_authenticated:
-        return None
-    for side in ("home", "away"):
-        entrant = getattr(fixture, side)
-        if entrant is not None and entrant.player_id and entrant.player.user_id == user.pk:
-            return side
-    return None
-
-
-def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = get_object_or_404(_fixture_qs(), pk=pk)
-    match = _fixture_match(fixture)
-    if match is not None and match.kind != Match.Kind.TABLE:
-        match = _refreshed(match)
-    your_side = _side_in_fixture(fixture, request.user)
-    online_match = match if match is not None and match.kind != Match.Kind.TABLE else None
-    can_check_in = (
-        your_side is not None and fixture.status in Fixture.OPEN and fixture.home_id and fixture.away_id
-        and (online_match is None or (online_match.status in online.OPEN_STATUSES
-                                      and getattr(online_match, f"{your_side}_checked_in_at") is None))
-        and (match is None or match.kind != Match.Kind.TABLE or match.status == Match.Status.SCHEDULED)
-    )
-    checked_in = {side: bool(online_match and getattr(online_match, f"{side}_checked_in_at"))
-                  for side in ("home", "away")}
-    return render(request, "matches/fixture.html", {
-        "fixture": fixture, "competition": fixture.competition, "match": online_match,
-        "your_side": your_side, "can_check_in": can_check_in, "checked_in": checked_in,
-        "computer_sides": online_match.computer_sides if online_match else [],
-        "sides": selectors.side_names(online_match) if online_match else None,
-        "feed_url": reverse("play:feed", args=[online_match.pk]) if online_match else "",
-    })
-
-
-@login_required
-@require_POST
-def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
-    """Checks the signed-in player in for their side of the fixture; the first check-in sets
-    up the fixture's online match (scheduled now: the opponent has the competition's
-    check-in grace to come). The match kicks off when both are in."""
-    fixture = get_object_or_404(_fixture_qs(), pk=pk)
-    if _side_in_fixture(fixture, request.user) is None:
-        messages.error(request, "Only the two players of this fixture can check in.")
-        return redirect("play:fixture", pk=pk)
-    try:
-        match = _fixture_match(fixture)
-        if match is None or (match.kind == Match.Kind.TABLE and match.status == Match.Status.SCHEDULED
-                             and not match.seq):
-            match = online.match_create_online(fixture=fixture)
-        match = online.check_in(match_id=match.pk, user=request.user)
-    except online.PlayError as exc:
-        messages.error(request, f"You cannot check in: {exc.detail}.")
-        return redirect("play:fixture", pk=pk)
-    if match.status == Match.Status.LIVE:
-        return redirect("play:board", pk=match.pk)
-    messages.success(request, "You are checked in. The match kicks off as soon as your opponent checks in.")
-    return redirect("play:fixture", pk=pk)
 
 
 # --- practice --------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -62,7 +64,7 @@ def _league(slug: str, *, half_minutes: int):
 
     competition = Competition.objects.create(
         name=f"Board {slug}", slug=slug, format="league", lots_seed=3, rule_set="one_touch",
-        halves=1, half_minutes=half_minutes)
+        halves=1, half_minutes=half_minutes, venue="online")
     users = []
     for i, (first, last, club) in enumerate([("Hana", "Home", "Reds"), ("Abel", "Away", "Blues")], start=1):
         user = get_user_model().objects.create_user(username=f"{slug}-{last.lower()}", password=PASSWORD,
@@ -73,6 +75,7 @@ def _league(slug: str, *, half_minutes: int):
         Entrant.objects.create(competition=competition, name=f"{first} {last}", seed=i, player=player, club=club_obj)
         users.append(user)
     fixtures_generate(competition=competition)
+    competition.fixtures.update(kickoff_at=timezone.now() + timedelta(minutes=10))  # check-in open now
     return competition, competition.fixtures.get()
 
 
@@ -134,7 +137,7 @@ def _play_one_move(page, side: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, browser):
-    from matches.management.commands.play_fixtures import play_bot_match
+    from leagues.management.commands.play_fixtures import play_bot_match
     from matches.models import Match
 
     base = live_server.url
@@ -157,7 +160,8 @@ def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, bro
     away.click("#check-in")
     away.wait_for_url("**/matches/*/")
     home.wait_for_url("**/matches/*/", timeout=10000)  # the fixture's page moves on at kick-off
-    match = Match.objects.get(fixture=fixture)
+    fixture.refresh_from_db()
+    match = fixture.match
     assert match.status == Match.Status.LIVE
 
     spectator = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
