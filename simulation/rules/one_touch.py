@@ -99,6 +99,12 @@ class OneTouchReferee(Referee):
     def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
         side, piece = action.side, action.piece
         at_set_piece = state.phase in SET_PIECES and state.restart is not None and state.restart.side == side
+        t = self.table
+        at = state.piece(side, piece)
+        if state.phase == "kick_off" and at is not None and not t.wholly_in_centre_circle(at, t.button_radius):
+            # §7: "One of the 2 buttons placed in the center circle is used for the opening kick-off."
+            return self.refusal("refused.kick_off_taker_in_circle", self.section("kick_off"), side=side,
+                                piece=piece)
         if [side, piece] in [list(x) for x in state.memo.get("locked", ())] and not at_set_piece:
             return self.refusal("refused.back_from_out", self.section("pieces_out"), side=side, piece=piece)
         second = state.memo.get("second")
@@ -146,7 +152,7 @@ class OneTouchReferee(Referee):
                       **kw) -> MatchState:
         """The base's restart; at a direct free kick the fouled side's own buttons close to the
         spot may then be pushed back by its choice (§9.1, ``offer_push_back``)."""
-        state = state.with_memo(picked=None, own_push=None)
+        state = state.with_memo(picked=None, own_push=None, ball_anywhere=None)
         new = super().award_restart(ctx, state, kind, side, at, rule, **kw)
         if kind in DIRECT_FREE_KICKS:
             new = self.offer_push_back(new, side)
@@ -234,7 +240,7 @@ class OneTouchReferee(Referee):
         if special and any(k != piece_key(special["side"], special["piece"]) for k in facts.touches):
             special = None
         state = after.with_memo(shot=None, penalty=None, second=None, special=special, picked=None,
-                                own_push=None)
+                                own_push=None, ball_anywhere=None)
         state = state.replace(restart=None)
 
         # §9 direct foul: before or with the ball
@@ -321,13 +327,15 @@ class OneTouchReferee(Referee):
         if inside and fouled_piece != "gk":
             return self.setup_penalty(ctx, state, opp, self.section("penalty"))
         if fouled_piece == "gk":
-            # §9.4: the ball anywhere in the keeper's penalty area (here: the foul's spot, brought inside)
+            # §9.4: the ball in the keeper's penalty area (the foul's spot, brought inside), which
+            # the taker may then place anywhere in that area
             keeper_end = defended_end(opp, state.home_attacks)
             area = t.penalty_area(keeper_end)
             r = t.ball_radius
             ball = (min(max(spot[0], area.x0 + r), area.x1 - r), min(max(spot[1], area.y0 + r), area.y1 - r))
             kind = "free_kick_two_touch" if t.in_half(ball, keeper_end) or ball[0] == 0 else "free_kick"
-            return self.award_restart(ctx, state, kind, opp, ball, "rulebook 9.4")
+            new = self.award_restart(ctx, state, kind, opp, ball, "rulebook 9.4")
+            return new.with_memo(ball_anywhere=keeper_end)  # the taker may move the ball in the area
         taker_defends = defended_end(opp, state.home_attacks)
         if t.in_half(spot, taker_defends) or spot[0] == 0:
             return self.award_restart(ctx, state, "free_kick_two_touch", opp, spot, "rulebook 9.2")
@@ -462,14 +470,29 @@ class OneTouchReferee(Referee):
 
     def ball_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
         """§5.1: at its goal kick the taker may put the ball anywhere (wholly) inside its own
-        penalty area, before the kick."""
-        rule = self.section("goal_kick")
-        if state.phase != "goal_kick" or state.restart is None or state.restart.side != action.side:
-            return self.refusal("refused.ball_goal_kick_only", rule, side=action.side)
+        penalty area, before the kick; §9.4: so may the side taking the free kick of a foul on
+        its keeper (memo ``ball_anywhere``: the end of that penalty area)."""
         t = self.table
-        if not t.wholly_in_penalty_area(action.at, t.ball_radius, defended_end(action.side, state.home_attacks)):
+        own_area = defended_end(action.side, state.home_attacks)
+        taker = state.restart is not None and state.restart.side == action.side
+        if taker and state.phase in DIRECT_FREE_KICKS and state.memo.get("ball_anywhere") == own_area:
+            if not t.wholly_in_penalty_area(action.at, t.ball_radius, own_area):
+                return self.refusal("refused.ball_in_penalty_area_keeper_foul", "rulebook 9.4", side=action.side)
+            return None
+        rule = self.section("goal_kick")
+        if state.phase != "goal_kick" or not taker:
+            return self.refusal("refused.ball_goal_kick_only", rule, side=action.side)
+        if not t.wholly_in_penalty_area(action.at, t.ball_radius, own_area):
             return self.refusal("refused.ball_in_penalty_area", rule, side=action.side)
         return None
+
+    def on_place_ball(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
+        """The base's ball placed by hand; at a §9.4 free kick the opponents are then pushed 6 cm
+        from the ball's new spot (§9.1)."""
+        new = super().on_place_ball(ctx, state, action)
+        if state.memo.get("ball_anywhere") and state.phase in DIRECT_FREE_KICKS:
+            new = self.push_away(new, other_side(action.side), new.ball, keepers=True)
+        return new
 
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         busy = (state.memo.get("placing") or {}).get("stage") is not None or state.memo.get("penalty")

