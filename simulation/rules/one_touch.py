@@ -8,7 +8,8 @@ What it decides, by section:
   kick-off, a regular throw-in or corner kick, an indirect free kick, or the first touch of a
   2-touch restart; the defender places its keeper and says ``ready`` (or its
   ``shot_wait_seconds`` run out); a period ending just after a declaration (or a direct foul)
-  still lets the shot (or free kick) be taken; a shot that fouls gives the opponent its free kick.
+  still lets the shot (or free kick) be taken, a two-touch free kick with both its touches (its
+  second may be a declared shot); a shot that fouls gives the opponent its free kick.
 - §5 goal kicks: the ball where it lies in the penalty area (else in front of the goal area),
   and the taker may move it (``place`` with piece ``"ball"``, while it is to move) anywhere
   wholly inside its own penalty area before the kick;
@@ -28,7 +29,8 @@ What it decides, by section:
   none inside the centre circle; the kicker exactly 2 wholly inside its half circle), and a
   placing whose time runs out puts an illegal formation back to the default one. A kick-off
   flicked without any ``place``/``ready`` keeps the referee's formation. Then: two touches by different buttons, the
-  first forward and staying in the circle, the second leaving it, else a technical foul; no
+  first by one of the two buttons in the centre circle, forward and staying in the circle, the
+  second leaving it, else a technical foul; no
   shot on either. ``restart_after_goal = goal_kick`` is the friendly custom.
 - §8 buttons out come back touching the line where they left after the opponent's next turn and
   sit out their side's following turn (but may take a set piece); an opposing button ending a
@@ -41,7 +43,8 @@ What it decides, by section:
   defensive half, a direct free kick (declare a shot, or take it as 2 touches) in its offensive
   half; at either, the fouled side may push its own buttons that stood within 6 cm of the spot
   back to 6 cm from it (a ``place`` 60 to 65 mm from the spot, reported as ``piece_moved``,
-  §9.1); a foul on the keeper puts the ball in its penalty area. §9.5 technical fouls: the ball
+  §9.1); a foul on the keeper puts the ball in its penalty area, where its side may place it
+  anywhere (§9.4). §9.5 technical fouls: the ball
   inside the triangle of 3 buttons of a side at most 18 cm apart; inside the rectangle of 2
   buttons at most 6 cm apart and not cleared by the end of that side's turn, or again on its
   next turn; kick-off faults; delay of game (a turn that runs out). "Special": the taker of a
@@ -131,8 +134,17 @@ class OneTouchReferee(Referee):
         return super().shot_refusal(state, side)
 
     def period_may_extend(self, state: MatchState) -> bool:
+        """§4, "If a signal announcing the end of a period of play is given right after a shot on
+        goal is announced (or a direct foul happens), the shot (or direct free kick) can still be
+        taken": a period whose time runs out stays open while a declared shot, a penalty kick or
+        a free kick of a direct foul is still to be taken, and that includes the second touch of
+        a two-touch free kick (§9.2, or a §9.3 free kick taken in two touches): the free kick is
+        its two touches, and the second may itself be a declared shot. It ends once they are
+        played (or the second is lost, the first touch having touched an opponent)."""
+        second = state.memo.get("second") or {}
         return state.phase in ("shot_declared", "free_kick", "free_kick_two_touch", "penalty_kick") \
-            or bool(state.memo.get("shot"))
+            or bool(state.memo.get("shot")) \
+            or (second.get("kind") in DIRECT_FREE_KICKS and second.get("side") == state.to_move)
 
     # ------------------------------------------------------------------ delay of game
     def on_turn_timeout(self, ctx: Ctx, state: MatchState) -> MatchState:
