@@ -14,7 +14,7 @@ from django.db.models import Count, Prefetch, ProtectedError, Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -50,6 +50,7 @@ from matches.services.online import match_public
 from matches.services.play import PlayError
 
 from . import filters, serializers
+from .authentication import ApiTokenAuthentication
 from .permissions import OrganiserOrReadOnly
 
 
@@ -84,7 +85,7 @@ CONFLICT = OpenApiResponse(description='The state refuses it: {"error": CODE, "d
 class ApiMixin:
     # Token first: an anonymous write gets 401 with ``WWW-Authenticate: Token``; the browser's
     # session still works (with CSRF) when no token is sent.
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
     permission_classes = [OrganiserOrReadOnly]
 
 
