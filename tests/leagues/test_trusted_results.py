@@ -12,7 +12,6 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, Entrant, Fixture, FixtureChange, Player, Result, Standing
-from leagues.services.entrants import entrant_withdraw
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import no_shows_record
 from leagues.services.results import result_from_match
@@ -436,3 +435,18 @@ def test_ties_the_criteria_cannot_break_share_a_place_everywhere(tmp_path):
     assert [r["shared"] for r in api] == [False, True, True, False]
     page = APIClient().get("/competitions/tie/").content.decode()
     assert page.count('<td class="pos">2=</td>') == 2
+
+
+def test_a_result_that_takes_an_unstarted_online_match_s_place_annuls_it():
+    competition, organiser = competition_of(4, venue="online", format="knockout", slug="unstarted")
+    semi = competition.fixtures.filter(round__number=1).order_by("position").first()
+    kickoff([semi], timezone.now() + timedelta(minutes=10))
+    from leagues.services.online import fixture_match_setup
+
+    match = fixture_match_setup(fixture=semi)  # set up, nobody checked in yet
+    assert match.status == Match.Status.SCHEDULED
+    e4 = competition.entrants.get(name="E4")
+    assert organiser.post(f"/api/entrants/{e4.pk}/withdraw/").status_code == 200
+    semi.refresh_from_db()
+    assert semi.status == Fixture.Status.WALKOVER and semi.match_id is None
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CANCELLED
