@@ -11,6 +11,8 @@ from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.forms import CompetitionForm, EntrantForm, ResultForm
@@ -279,6 +281,18 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
+def fixtures_made_sentence(fixtures) -> str:
+    """"10 matches and 5 byes are made.": a bye is a round off for one entrant, not a match."""
+    byes = sum(1 for f in fixtures if f.status == Fixture.Status.BYE)
+    played = len(fixtures) - byes
+    if not byes:
+        return ngettext("%(count)d match is made.", "%(count)d matches are made.", played) % {"count": played}
+    return _("%(matches)s and %(byes)s are made.") % {
+        "matches": ngettext("%(count)d match", "%(count)d matches", played) % {"count": played},
+        "byes": ngettext("%(count)d bye", "%(count)d byes", byes) % {"count": byes},
+    }
+
+
 @login_required
 @require_POST
 def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
@@ -288,7 +302,7 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     except ScheduleError as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
     else:
-        messages.success(request, f"{len(fixtures)} fixtures are made.")
+        messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
 
 

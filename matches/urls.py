@@ -1,4 +1,4 @@
-"""Pages of online play: the board, its feed and replay, the fixture's page, practice."""
+"""Pages of online play: the board, its feed and replay, the fixture's page, practice, the rules."""
 from django.urls import path
 
 from matches import views
@@ -12,4 +12,5 @@ urlpatterns = [
     path("fixtures/<int:pk>/check-in/", views.fixture_check_in, name="fixture-check-in"),
     path("play/", views.play, name="play"),
     path("play/practice/", views.practice_start, name="practice"),
+    path("rules/", views.rules, name="rules"),
 ]

@@ -7,7 +7,8 @@
   its next move when it is due (``matches.services.spectating``);
 - ``/matches/<id>/replay.json``: the whole log with the state after each row, for replays;
 - ``/fixtures/<id>/``: a fixture: who plays, check-in for each player, the live match;
-- ``/play/``: your matches, and a practice match against the computer.
+- ``/play/``: your matches, and a practice match against the computer;
+- ``/rules/``: the two rulebooks by section; every call on the board links to its section.
 
 Actions are not posted here: the board posts them to ``POST /api/matches/<id>/actions/``.
 """
@@ -21,11 +22,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from leagues.models import Fixture
-from matches import selectors
+from matches import selectors, sentences
 from matches.models import Match
+from matches.rulebooks import rulebooks
 from matches.services import online
 from matches.services.deadlines import tick_if_due
 from matches.services.spectating import bot_match_due, bot_match_step
@@ -63,10 +66,15 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         "table": {k: v for k, v in dataclasses.asdict(table).items()
                   if isinstance(v, (int, float, list, tuple))},
         "initial": selectors.board_feed(match, after=match.seq, user=request.user),
+        # a practice match shows the hints of "How to play" when they apply (a toggle keeps the
+        # player's choice in the browser)
+        "hints": match.kind == Match.Kind.PRACTICE,
     }
     return render(request, "matches/board.html", {
-        "match": match, "config": config, "sides": config["sides"], "your_side": config["yourSide"],
-        "fixture": match.fixture,
+        "match": match, "config": config, "strings": sentences.board_strings(match.rule_set),
+        "sides": config["sides"], "your_side": config["yourSide"], "fixture": match.fixture,
+        "max_speed": round(config["maxSpeed"]),
+        "open_help": bool(config["yourSide"]) and (match.seq < 3 or config["hints"]),
     })
 
 
@@ -169,13 +177,43 @@ def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 # --- practice --------------------------------------------------------------------------------------
 
 
+def _recent_line(match: Match, user) -> dict:
+    """One of the player's recent matches on ``/play/``: what it is, where it stands for them
+    (their own check-in, not the match's), and where to go."""
+    if match.fixture_id:
+        title = str(match.fixture)
+    else:
+        title = gettext("Practice against the computer")
+    side = online.side_of(match, user)
+    board_url = reverse("play:board", args=[match.pk])
+    fixture_url = reverse("play:fixture", args=[match.fixture_id]) if match.fixture_id else board_url
+    score = match.state.get("score") if match.state else None
+    result = getattr(match, "result", None)
+    if match.status in online.OPEN_STATUSES:
+        if side and getattr(match, f"{side}_checked_in_at"):
+            where, go, url = gettext("You are checked in; waiting for your opponent"), gettext("Open"), fixture_url
+        else:
+            where, go, url = gettext("Not checked in yet"), gettext("Check in"), fixture_url
+        score = None
+    elif match.status == Match.Status.LIVE:
+        where, go, url = gettext("Live"), gettext("Go to the table"), board_url
+    elif match.status == Match.Status.ADJUDICATED and result is not None and result.home_goals is not None:
+        where, go, url = gettext("Official result"), gettext("Replay"), board_url
+        score = {"home": result.home_goals, "away": result.away_goals}
+    elif match.status == Match.Status.FINISHED:
+        where, go, url = gettext("Full time, the result is being made official"), gettext("Replay"), board_url
+    else:
+        where, go, url = match.get_status_display(), gettext("Open"), board_url if match.seq else fixture_url
+    return {"match": match, "title": title, "where": where, "score": score, "go": go, "url": url}
+
+
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/play.html", {
         "live": list(selectors.live_matches(user=request.user)[:10]),
         "watch": [m for m in selectors.live_matches()[:12]
                   if m.home_user_id != request.user.pk and m.away_user_id != request.user.pk],
-        "recent": selectors.recent_matches_of(request.user),
+        "recent": [_recent_line(m, request.user) for m in selectors.recent_matches_of(request.user)],
         "rule_sets": Match.RuleSet.choices,
     })
 
@@ -196,3 +234,11 @@ def practice_start(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"The practice match cannot start: {exc.detail}.")
         return redirect("play:play")
     return redirect("play:board", pk=match.pk)
+
+
+# --- the rules -------------------------------------------------------------------------------------
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "matches/rules.html", {"rulebooks": rulebooks()})

@@ -68,3 +68,29 @@ def test_replay_holds_the_state_after_every_row():
     assert len(data["actions"]) == match.seq
     for row in data["actions"]:
         assert MatchState.from_json(row["state"]).state_hash() == row["state_hash"]
+
+
+def test_play_lists_a_fixture_awaiting_your_check_in_as_not_checked_in():
+    """The opponent checked in: the match is "checked in", but this player is not (issue 17)."""
+    fixture = make_league(2, slug="waits").fixtures.get()
+    home, away = users_of(fixture)
+    match = online.match_create_online(fixture=fixture)
+    online.check_in(match_id=match.pk, user=away)
+    client = Client()
+    client.force_login(home)
+    page = client.get("/play/").content.decode()
+    assert "Not checked in yet" in page and "Checked in" not in page
+    assert f'href="/fixtures/{fixture.pk}/">Check in</a>' in page
+    other = Client()
+    other.force_login(away)
+    assert "You are checked in; waiting for your opponent" in other.get("/play/").content.decode()
+
+
+def test_a_board_opened_after_full_time_is_a_replay_with_the_official_result():
+    from matches.management.commands.play_fixtures import play_bot_match
+
+    fixture = make_league(2, slug="over").fixtures.get()
+    match = play_bot_match(fixture=fixture)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    config = page.split('id="board-config" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert '"official"' in config and "Official result: " in config
