@@ -11,7 +11,7 @@ carry their ``type`` and fields (SIMULATION_CONTRACT.md §5: ``side``, ``piece``
   ``touch``, a ``tick``, a ``declare_shot``, whose event says it);
 - ``rule_url(rule)``: the ``/rules/`` page at the section a ``rule`` cites (or ``None``);
 - ``with_texts(row, names)``: a log row as the board reads it, with ``text`` on the row and
-  ``text`` and ``rule_url`` on each event;
+  ``text``, ``rule_url`` and ``rule_label`` on each event;
 - ``official_sentence(result, names)``: "Official result: Rossi 2–1 Costa.";
 - ``board_strings()``: the labels and short sentences the board's scripts show.
 """
@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from matches.rulebooks import rule_anchor
+from matches.rulebooks import rule_anchor, rule_label
 
 SIDES = ("home", "away")
 
@@ -259,7 +259,9 @@ def with_texts(row: dict[str, Any], names: dict[str, dict[str, Any]]) -> dict[st
     and ``rule_url``."""
     events = []
     for event in row.get("events") or []:
-        events.append({**event, "text": event_sentence(event, names), "rule_url": rule_url(event.get("rule"))})
+        rule = event.get("rule")
+        events.append({**event, "text": event_sentence(event, names), "rule_url": rule_url(rule),
+                       "rule_label": rule_label(rule)})
     action = {**(row.get("action") or {})}
     action.setdefault("side", row.get("side"))
     return {**row, "events": events, "text": action_sentence(action, names)}

@@ -178,8 +178,8 @@ def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _recent_line(match: Match, user) -> dict:
-    """One of the player's recent matches on ``/play/``: what it is, where it stands for them
-    (their own check-in, not the match's), and where to go."""
+    """One of the player's recent matches (not live) on ``/play/``: what it is, where it stands
+    for them (their own check-in, not the match's), and where to go."""
     if match.fixture_id:
         title = str(match.fixture)
     else:
@@ -195,8 +195,6 @@ def _recent_line(match: Match, user) -> dict:
         else:
             where, go, url = gettext("Not checked in yet"), gettext("Check in"), fixture_url
         score = None
-    elif match.status == Match.Status.LIVE:
-        where, go, url = gettext("Live"), gettext("Go to the table"), board_url
     elif match.status == Match.Status.ADJUDICATED and result is not None and result.home_goals is not None:
         where, go, url = gettext("Official result"), gettext("Replay"), board_url
         score = {"home": result.home_goals, "away": result.away_goals}
@@ -213,7 +211,8 @@ def play(request: HttpRequest) -> HttpResponse:
         "live": list(selectors.live_matches(user=request.user)[:10]),
         "watch": [m for m in selectors.live_matches()[:12]
                   if m.home_user_id != request.user.pk and m.away_user_id != request.user.pk],
-        "recent": [_recent_line(m, request.user) for m in selectors.recent_matches_of(request.user)],
+        "recent": [_recent_line(m, request.user) for m in selectors.recent_matches_of(request.user)
+                   if m.status != Match.Status.LIVE],  # those are listed above
         "rule_sets": Match.RuleSet.choices,
     })
 

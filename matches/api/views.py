@@ -6,7 +6,8 @@
   its events and each flick's frames;
 - ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
   ``Idempotency-Key`` optional): 201, or 400/403/409/422 as ``matches.services.online`` says;
-  a 422 also carries the refusal as a sentence (``text``) and the rule's page (``rule_url``);
+  a 422 also carries the refusal as a sentence (``text``), the rule's page (``rule_url``) and
+  name (``rule_label``);
 - ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
 - ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
   match against the computer, live at once.
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 
 from matches import sentences
 from matches.models import Match, MatchAction
+from matches.rulebooks import rule_label
 from matches.services import online
 from matches.services.deadlines import tick_if_due
 
@@ -90,7 +92,8 @@ class MatchActions(APIView):
         data = answer.data
         if answer.status_code == 422:
             data = {**data, "text": sentences.refusal_sentence(data.get("reason")),
-                    "rule_url": sentences.rule_url(data.get("rule"))}
+                    "rule_url": sentences.rule_url(data.get("rule")),
+                    "rule_label": rule_label(data.get("rule"))}
         response = Response(data, status=answer.status_code)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"

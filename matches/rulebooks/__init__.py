@@ -12,7 +12,9 @@ when numbered sections follow it (``"Board and Pieces"``); the documents' title 
 
 - ``rulebooks()``: both books, parsed once;
 - ``find_section(rule)``: the book and section a ``rule`` string cites, or ``None``;
-- ``rule_anchor(rule)``: the section's anchor on the ``/rules/`` page (``"rulebook-9-3"``).
+- ``rule_anchor(rule)``: the section's anchor on the ``/rules/`` page (``"rulebook-9-3"``);
+- ``rule_label(rule)``: how the board names it (``"Rulebook 9.3"``, ``"Rulebook: The Duration
+  of the Game"``, ``"MBS: Falta"``).
 """
 from __future__ import annotations
 
@@ -81,10 +83,11 @@ class Section:
 @dataclass
 class Rulebook:
     """A rulebook: ``key`` (the first word of the referee's ``rule`` strings, lower case),
-    its ``name``, the rule set it is played under, its language and its sections in order."""
+    its ``name`` and ``short`` name, the rule set it is played under, its language and its sections in order."""
 
     key: str
     name: str
+    short: str
     rule_set: str
     language: str
     sections: list[Section]
@@ -158,9 +161,9 @@ def rulebooks() -> tuple[Rulebook, ...]:
     english = (HERE / "button-soccer-rulebook.en.txt").read_text(encoding="utf-8")
     spanish = (HERE / "mbs-online-rules.es.txt").read_text(encoding="utf-8")
     return (
-        Rulebook(key="rulebook", name="Button Soccer Rulebook", rule_set="one_touch", language="en",
+        Rulebook(key="rulebook", name="Button Soccer Rulebook", short="Rulebook", rule_set="one_touch", language="en",
                  sections=parse(english, key="rulebook")),
-        Rulebook(key="mbs", name="Reglas del MBS", rule_set="mbs", language="es",
+        Rulebook(key="mbs", name="Reglas del MBS", short="MBS", rule_set="mbs", language="es",
                  sections=parse(spanish, key="mbs", gloss=MBS_GLOSS)),
     )
 
@@ -197,3 +200,14 @@ def rule_anchor(rule: str | None) -> str | None:
     """The anchor of the section ``rule`` cites on the ``/rules/`` page, or ``None``."""
     found = find_section(rule)
     return found[1].anchor if found else None
+
+
+def rule_label(rule: str | None) -> str | None:
+    """How the board names the section ``rule`` cites; ``rule`` itself when none matches."""
+    found = find_section(rule)
+    if found is None:
+        return rule
+    book, section = found
+    if section.number:
+        return f"{book.short} {section.number}"
+    return f"{book.short}: {section.title}"

@@ -219,6 +219,12 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], phone
     assert phone["theirKeeper"] < (phone["top"] + phone["bottom"]) / 2 < phone["ownKeeper"] < phone["bottom"], phone
 
+    # hints, off in a league match, say what to do at the kick-off once switched on
+    assert not home.is_visible("#hint")
+    home.click("#hints-toggle")
+    home.wait_for_selector("#hint:not([hidden])")
+    assert home.inner_text("#hint-text").startswith("Your kick-off: two touches")
+
     # a refused move is explained under the table, in a sentence, with its rule linked
     home.click("#declare-shot")
     home.wait_for_selector("#message.bad a.rule[href^='/rules/#']")

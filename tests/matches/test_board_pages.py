@@ -94,3 +94,20 @@ def test_a_board_opened_after_full_time_is_a_replay_with_the_official_result():
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     config = page.split('id="board-config" type="application/json">', 1)[1].split("</script>", 1)[0]
     assert '"official"' in config and "Official result: " in config
+
+
+def test_a_practice_board_shows_hints_and_how_to_play():
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username="newcomer")
+    match = online.practice_create(user=user)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    config = page.split('id="board-config" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert '"hints": true' in config
+    for item in ("Kick-off", "Set pieces", "Declaring a shot", "Goalkeeper"):
+        assert f"<b>{item}</b>" in page
+    assert page.count('<svg class="pic"') == 5
+    strings = page.split('id="board-strings" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert "Your kick-off: two touches" in strings

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches import sentences
-from matches.rulebooks import find_section, rulebooks
+from matches.rulebooks import find_section, rule_label, rulebooks
 from matches.services import online
 from simulation.rules import mbs as mbs_rules
 from simulation.rules import one_touch as one_touch_rules
@@ -93,6 +93,9 @@ def test_every_rule_the_referees_cite_has_its_section_on_the_rules_page():
     assert sentences.rule_url("rulebook 9.3") == "/rules/#rulebook-9-3"
     assert sentences.rule_url("MBS Saque de banda y tiro de esquina") == "/rules/#mbs-saque-de-banda-e-tiro-de-esquina"
     assert sentences.rule_url("rulebook 99") is None
+    assert rule_label("rulebook 9.3") == "Rulebook 9.3"
+    assert rule_label("rulebook Duration of the Game") == "Rulebook: The Duration of the Game"
+    assert rule_label("MBS Falta técnica") == "MBS: Falta Técnica"
 
 
 @pytest.mark.django_db
@@ -143,7 +146,7 @@ def test_a_refused_move_answers_with_a_sentence_and_the_rule_page(stub_referee):
     body = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 1, "action": {"type": "declare_shot"}},
                        format="json").json()
     assert body["text"].startswith("Not allowed: ") and body["text"].endswith(".")
-    assert body["rule_url"] == "/rules/#rulebook-4"
+    assert body["rule_url"] == "/rules/#rulebook-4" and body["rule_label"] == "Rulebook 4"
 
 
 @pytest.mark.django_db(transaction=True)

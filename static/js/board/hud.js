@@ -100,6 +100,9 @@ export function createHud(cfg, words) {
     }
     const help = $("help");
     if (help) help.hidden = header.finished;
+    const hintRow = $("hint-row");
+    if (hintRow) hintRow.hidden = header.finished;
+    if (header.finished && header.official) setConnection(null);
   }
 
   function setConnection(ok) {
@@ -138,7 +141,7 @@ export function createHud(cfg, words) {
     if (row.text) item("action", row.seq, clock, a.side || row.side, row.text);
     for (const ev of row.events || []) {
       if (!ev.text) continue;
-      item("event ev-" + ev.type, row.seq, clock, ev.side, ev.text, ev.rule, ev.rule_url);
+      item("event ev-" + ev.type, row.seq, clock, ev.side, ev.text, ev.rule_label || ev.rule, ev.rule_url);
     }
     $("seq-label").textContent = "#" + row.seq;
   }
@@ -150,7 +153,7 @@ export function createHud(cfg, words) {
     const tip = $("tip");
     if (!reason) { tip.hidden = true; return; }
     tip.textContent = reason.text;
-    if (reason.rule) { tip.appendChild(document.createTextNode(" ")); tip.appendChild(ruleLink(reason.rule, reason.rule_url)); }
+    if (reason.rule) { tip.appendChild(document.createTextNode(" ")); tip.appendChild(ruleLink(reason.rule_label || reason.rule, reason.rule_url)); }
     const box = $("canvas-wrap").getBoundingClientRect();
     tip.hidden = false;
     const x = Math.min(Math.max(8, clientX - box.left - tip.offsetWidth / 2), box.width - tip.offsetWidth - 8);

@@ -164,7 +164,7 @@ function send(action, what) {
   transport.send({seq: board.header.seq + 1, action}).then(({code, data}) => {
     board.busy = false;
     if (code === 201) hud.say(fill(words.say.sent, {what}));
-    else if (code === 422) hud.say(data.text, true, data.rule, data.rule_url);
+    else if (code === 422) hud.say(data.text, true, data.rule_label || data.rule, data.rule_url);
     else if (code === 409) hud.say(words.say.stale, true);
     else if (code === 0) hud.say(words.say.offline, true);
     else hud.say(data.detail || fill(words.say.server, {code}), true);
@@ -186,7 +186,9 @@ aim = attachAim($("board"), table, {
   explain: (piece, x, y) => {
     const reason = piece ? barred()[piece] : null;
     hud.explain(reason, x, y);
-    if (reason && x !== undefined && !window.matchMedia("(hover: hover)").matches) hud.say(reason.text, false, reason.rule, reason.rule_url);
+    if (reason && x !== undefined && !window.matchMedia("(hover: hover)").matches) {
+      hud.say(reason.text, false, reason.rule_label || reason.rule, reason.rule_url);
+    }
   },
 });
 
