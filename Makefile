@@ -39,9 +39,9 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(PY) -m simulation.bench $(BENCH_ARGS)
-	$(PY) -m matches.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
-	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m matches.bench --latency 200 --whole-match
-	$(PY) -m matches.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
+	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
+	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
+	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker --loglevel=info

@@ -150,11 +150,26 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # Online matches: apply the turn, shot-wait, period and check-in deadlines that have passed.
     "matches-tick-deadlines": {"task": "matches.tasks.tick_matches", "schedule": 3.0},
+    # The net under a broker that was down or a worker that died: pending work, from the database.
+    "matches-sweep": {"task": "matches.tasks.sweep", "schedule": 15.0},
+    "leagues-sweep": {"task": "leagues.tasks.sweep", "schedule": 15.0},
 }
-# Redis redelivers a message whose worker died (acks_late) after this many seconds.
+# Redis redelivers a message whose worker died (acks_late) after this many seconds: longer than
+# the longest task (a recomputation, an adjudication: seconds) with its retries.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    # sending a task never waits long for a broker that is down (the sweeper catches up)
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
+    "socket_timeout": 2, "socket_connect_timeout": 2,
 }
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker to come back
+CELERY_REDIS_SOCKET_TIMEOUT = 2
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 5
+CELERY_RESULT_EXPIRES = 3600
 
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -164,6 +179,9 @@ else:
 # --- Online matches ---------------------------------------------------------------------------
 # "module:Class" of a referee to use instead of simulation.rules.make_referee (tests, benchmarks).
 MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
+# The task that makes an adjudicated online match's log official for whoever set it up
+# (``matches`` does not import ``leagues``: it sends this task by name).
+MATCHES_ON_ADJUDICATED = "leagues.tasks.result_from_match"
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -195,6 +213,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
+        "OutcomeEnum": "leagues.models.Outcome",
+    },
 }
 
 # --- Production hardening (manage.py check --deploy) ---------------------------------------

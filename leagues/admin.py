@@ -17,8 +17,10 @@ from leagues.models import (
     Competition,
     Entrant,
     Fixture,
+    FixtureChange,
     Group,
     Player,
+    Result,
     Round,
     Season,
     Stage,
@@ -27,7 +29,11 @@ from leagues.models import (
 from leagues.permissions import can_manage_competition, is_federation_admin, managed_q
 from leagues.services.entrants import EntrantError, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.locks import Busy
+from leagues.services.results import ResultConflict
+from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
+from matches.services.play import PlayError
 
 
 class ClubMembershipInline(admin.TabularInline):
@@ -193,7 +199,7 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
     def recompute_standings(self, request, queryset):
         for competition in queryset:
             if can_manage_competition(request.user, competition):
-                standings_recompute(competition_id=competition.pk)
+                standings_recompute(competition_id=competition.pk, force=True)
         self.message_user(request, "Standings recomputed.", messages.SUCCESS)
 
 
@@ -219,6 +225,8 @@ class EntrantAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
                 entrant_withdraw(entrant=entrant, by=request.user)
             except EntrantError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
+            except (ResultConflict, Busy) as exc:
+                self.message_user(request, exc.detail, messages.ERROR)
             else:
                 self.message_user(request, f"{entrant} withdrawn.", messages.SUCCESS)
 
@@ -241,15 +249,95 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["stage__competition"]
 
 
+class FixtureChangeInline(admin.TabularInline):
+    """The fixture's history: every accepted change, as the services wrote it."""
+
+    model = FixtureChange
+    extra = 0
+    can_delete = False
+    fields = ["at", "kind", "by", "reason", "before", "after"]
+    readonly_fields = fields
+    ordering = ["-at", "-pk"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ResultInline(admin.StackedInline):
+    model = Result
+    extra = 0
+    can_delete = False
+    readonly_fields = [f.name for f in Result._meta.fields if f.name != "id"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Fixture)
 class FixtureAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
-    list_display = ["__str__", "competition", "round", "group", "date", "status", "label"]
+    """Who plays and the result come from the draw, the bracket and the result pages; here an
+    organiser moves the kick-off (through the same service as the pages: one history entry)."""
+
+    list_display = ["__str__", "competition", "round", "group", "kickoff_at", "status", "label"]
     list_filter = ["status", "competition", "round__stage__kind"]
     search_fields = ["home__name", "away__name", "competition__name", "label"]
     date_hierarchy = "date"
     list_select_related = ["competition", "round", "group", "home", "away"]
-    raw_id_fields = ["home", "away", "winner_to", "loser_to", "round", "group"]
-    readonly_fields = ["status", "status_changed_at", "status_changed_by"]
+    fields = ["competition", "round", "group", "position", "label", "home", "away", "kickoff_at", "date", "venue",
+              "status", "status_changed_at", "status_changed_by", "match", "winner_to", "loser_to"]
+    readonly_fields = ["competition", "round", "group", "position", "home", "away", "date", "status",
+                       "status_changed_at", "status_changed_by", "match", "winner_to", "loser_to"]
+    inlines = [ResultInline, FixtureChangeInline]
+
+    def has_add_permission(self, request):
+        return False  # fixtures come from the draw or an import
+
+    def save_model(self, request, obj, form, change):
+        if "kickoff_at" in form.changed_data and obj.kickoff_at is not None:
+            kickoff_at = obj.kickoff_at
+            Fixture.objects.filter(pk=obj.pk).update(label=obj.label, venue=obj.venue)
+            try:
+                fixture_reschedule(fixture=obj, kickoff_at=kickoff_at, by=request.user, reason="Moved in the admin.")
+            except PlayError as exc:
+                self.message_user(request, exc.detail, messages.ERROR)
+            return
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Result)
+class ResultAdmin(admin.ModelAdmin):
+    """Official results, read-only: they are recorded, decided or corrected on the fixture's page
+    or through the API, where they are checked."""
+
+    list_display = ["fixture", "__str__", "source", "outcome", "adjudicated_at"]
+    list_filter = ["source", "outcome"]
+    search_fields = ["fixture__home__name", "fixture__away__name"]
+    list_select_related = ["fixture__home", "fixture__away"]
+    readonly_fields = [f.name for f in Result._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FixtureChange)
+class FixtureChangeAdmin(admin.ModelAdmin):
+    list_display = ["fixture", "kind", "at", "by", "reason"]
+    list_filter = ["kind"]
+    search_fields = ["fixture__home__name", "fixture__away__name", "reason"]
+    list_select_related = ["fixture__home", "fixture__away", "by"]
+    readonly_fields = ["fixture", "kind", "at", "by", "reason", "before", "after"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Standing)

@@ -1,22 +1,27 @@
 """Forms of the organiser pages. They check input; the views hand it to the services."""
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
+
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
-from leagues.models import Club, Competition, Player, TiebreakPreset
+from leagues.models import Club, Competition, Outcome, Player, Side, TiebreakPreset
 from leagues.ranking import validate_criteria
-from matches.models import Outcome, Side
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "group_count",
     "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
-    "days_between_rounds",
+    "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
 ]
 FORMAT_FIELDS = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group")
+# left empty, these keep the competition's value (a new one: the default)
+KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -27,12 +32,15 @@ class CompetitionForm(forms.ModelForm):
     class Meta:
         model = Competition
         fields = COMPETITION_FIELDS
-        widgets = {"first_date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"first_date": forms.DateInput(attrs={"type": "date"}),
+                   "kickoff_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
         help_texts = {"slug": "The address of the competition's page; leave empty to make one from the name."}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
+        for name in KEEP_WHEN_EMPTY:
+            self.fields[name].required = False
         if self.instance.pk:
             self.initial["tiebreak_criteria"] = ", ".join(self.instance.tiebreak_criteria or [])
             if self.instance.fixtures.exists():
@@ -59,6 +67,27 @@ class CompetitionForm(forms.ModelForm):
         while Competition.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
             slug, n = f"{base}-{n}", n + 1
         return slug
+
+    def _clean_kept(self, name):
+        value = self.cleaned_data.get(name)
+        if value in (None, ""):
+            return getattr(self.instance, name)
+        return value
+
+    def clean_kickoff_time(self):
+        return self._clean_kept("kickoff_time")
+
+    def clean_time_zone(self):
+        return self._clean_kept("time_zone")
+
+    def clean_venue(self):
+        return self._clean_kept("venue")
+
+    def clean_checkin_opens_minutes(self):
+        return self._clean_kept("checkin_opens_minutes")
+
+    def clean_checkin_grace_minutes(self):
+        return self._clean_kept("checkin_grace_minutes")
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
@@ -124,23 +153,84 @@ class EntrantForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    outcome = forms.ChoiceField(choices=[c for c in Outcome.choices if c[0] != Outcome.BYE], initial="played")
+    """A result from the table. A walkover needs only its side (``both``: a double no-show);
+    the goals are for a played match or a disqualification (the score at that moment)."""
+
+    outcome = forms.ChoiceField(label=_("How it ended"), initial="played",
+                                choices=[c for c in Outcome.choices if c[0] != Outcome.BYE])
     outcome_side = forms.ChoiceField(
-        choices=[("", "—"), *Side.choices], required=False,
-        label="Side", help_text="Walkover: who did not show. Disqualification: who was disqualified.",
+        choices=[("", "—"), *Side.choices], required=False, label=_("Side"),
+        help_text=_("Walkover: who did not show (both: a double no-show). Disqualification: who was disqualified."),
     )
-    home_goals = forms.IntegerField(min_value=0, max_value=99, label="Home goals")
-    away_goals = forms.IntegerField(min_value=0, max_value=99, label="Away goals")
-    home_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Home, extra time")
-    away_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Away, extra time")
-    home_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label="Home, shoot-out")
-    away_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label="Away, shoot-out")
-    home_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Home, discipline")
-    away_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label="Away, discipline")
+    home_goals = forms.IntegerField(min_value=0, max_value=99, required=False, label=_("Home goals"))
+    away_goals = forms.IntegerField(min_value=0, max_value=99, required=False, label=_("Away goals"))
+    home_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label=_("Home, extra time"))
+    away_et_goals = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label=_("Away, extra time"))
+    home_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label=_("Home, shoot-out"))
+    away_shootout = forms.IntegerField(min_value=0, max_value=99, required=False, label=_("Away, shoot-out"))
+    home_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label=_("Home, discipline"))
+    away_discipline = forms.IntegerField(min_value=0, max_value=99, initial=0, required=False, label=_("Away, discipline"))
+    reason = forms.CharField(max_length=1000, required=False, label=_("Reason (kept in the history)"),
+                             widget=forms.TextInput)
+    cascade = forms.BooleanField(
+        required=False, widget=forms.HiddenInput,
+        label=_("Also put the later fixtures it changes back to scheduled, with their new entrants"),
+    )
 
     def clean(self):
         data = super().clean()
         for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
+        if data.get("outcome") == Outcome.WALKOVER:
+            data.update(home_goals=0, away_goals=0, home_et_goals=0, away_et_goals=0,
+                        home_shootout=None, away_shootout=None)
+        else:
+            for name in ("home_goals", "away_goals"):
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, _("Give the goals on the table."))
+            if data.get("outcome_side") == Side.BOTH:
+                self.add_error("outcome_side", _("Both is only a walkover: a double no-show."))
         return data
+
+
+class DecisionForm(forms.Form):
+    """An organiser's decision on an online fixture: it overrides the match's log."""
+
+    outcome = forms.ChoiceField(label=_("Decision"), choices=[(Outcome.WALKOVER, _("Walkover")),
+                                                               (Outcome.DISQUALIFICATION, _("Disqualification"))])
+    outcome_side = forms.ChoiceField(label=_("Against"), choices=Side.choices)
+    reason = forms.CharField(max_length=1000, label=_("Reason"), help_text=_("Shown on the fixture's page."))
+    cascade = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("outcome") == Outcome.DISQUALIFICATION and data.get("outcome_side") == Side.BOTH:
+            self.add_error("outcome_side", _("A disqualification is of one side."))
+        return data
+
+
+class AnnulMatchForm(forms.Form):
+    reason = forms.CharField(max_length=1000, label=_("Reason"),
+                             help_text=_("The match is annulled, to be replayed; its result, if any, is struck."))
+    cascade = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class RescheduleForm(forms.Form):
+    """A new kick-off, given in the competition's time zone."""
+
+    kickoff = forms.DateTimeField(label=_("Kick-off"), input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    reason = forms.CharField(max_length=1000, required=False, label=_("Reason"))
+
+    def __init__(self, *args, zone: zoneinfo.ZoneInfo, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+        self.fields["kickoff"].help_text = _("In %(zone)s time.") % {"zone": str(zone)}
+
+    def clean_kickoff(self) -> datetime:
+        value = self.cleaned_data["kickoff"]
+        local = value.replace(tzinfo=None) if value.tzinfo else value
+        if not 1900 <= local.year <= 2200:
+            raise forms.ValidationError(_("Give a year from 1900 to 2200."))
+        return local.replace(tzinfo=self.zone)

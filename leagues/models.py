@@ -7,7 +7,8 @@ the fixture's status transition table: services write, selectors read.
 from __future__ import annotations
 
 import secrets
-from datetime import date, datetime, timedelta
+import zoneinfo
+from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,6 +16,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from matches.services.referee import RuleParamsError, check_competition_params
 
 from .ranking import PRESETS
 
@@ -49,6 +53,22 @@ def validate_first_date(value: date) -> None:
             f"Give a date from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}.",
             code="first_date_range",
         )
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name that ``zoneinfo`` knows, e.g. "America/Sao_Paulo"."""
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValidationError(
+            _("%(value)s is not a time zone; give an IANA name such as Europe/Lisbon."),
+            code="time_zone", params={"value": value},
+        ) from None
+
+
+class Venue(models.TextChoices):
+    ONLINE = "online", _("Online, on the simulated table")
+    TABLE = "table", _("At a real table")
 
 
 class InvalidTransition(ValueError):
@@ -225,7 +245,24 @@ class Competition(models.Model):
     rule_set = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.ONE_TOUCH)
     rule_params = models.JSONField(default=dict, blank=True)
     checkin_grace_minutes = models.PositiveSmallIntegerField(
-        default=15, help_text="Online: a player not checked in this long after the scheduled time loses by walkover."
+        default=15, help_text="Online: a player not checked in this long after the kick-off loses by walkover."
+    )
+    checkin_opens_minutes = models.PositiveSmallIntegerField(
+        default=30, validators=bounds(0, 7 * 24 * 60),
+        help_text="Online: check-in opens this many minutes before the kick-off.",
+    )
+
+    # When and where (COMPETITIONS.md §8)
+    venue = models.CharField(
+        max_length=10, choices=Venue.choices, default=Venue.TABLE,
+        help_text="Where its fixtures are played, unless a fixture says otherwise.",
+    )
+    time_zone = models.CharField(
+        max_length=64, default="UTC", validators=[validate_time_zone],
+        help_text="IANA name; kick-off times are shown in it.",
+    )
+    kickoff_time = models.TimeField(
+        default=time(18, 0), help_text="Generated fixtures kick off at this time of day (in the time zone)."
     )
 
     # Scheduling
@@ -239,7 +276,16 @@ class Competition(models.Model):
     lots_drawn = models.JSONField(
         default=dict, blank=True, help_text="Lots already drawn: entrant id -> ticket (kept once made)."
     )
-    standings_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
+    # The one marker of what the stored standings and bracket were computed from: every write
+    # that changes an official result, a withdrawal or the fixtures' entrants bumps
+    # ``results_version`` in its transaction; the recomputation stores the version it read in
+    # ``derived_version``. ``derived_version < results_version`` is work pending.
+    results_version = models.PositiveIntegerField(default=1, editable=False)
+    derived_version = models.PositiveIntegerField(default=0, editable=False)
+    derived_conflicts = models.JSONField(
+        default=list, blank=True, editable=False,
+        help_text="Played fixtures the bracket would now fill otherwise (shown to organisers).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -287,6 +333,20 @@ class Competition(models.Model):
             return None
         return self.first_date + timedelta(days=self.days_between_rounds * (number - 1))
 
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def kickoff_on(self, day: date | None) -> datetime | None:
+        """The kick-off (aware, in UTC) of a fixture played on ``day`` at the default time."""
+        if day is None:
+            return None
+        local = datetime.combine(day, self.kickoff_time, tzinfo=self.zone)
+        return local.astimezone(zoneinfo.ZoneInfo("UTC"))
+
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")
@@ -296,8 +356,6 @@ def match_settings_errors(source, *, rule_set: str | None = None) -> dict[str, s
     """``{field: message}`` for the match settings of ``source`` (a competition, or a mapping
     of its fields) that its referee refuses; empty when they are playable. The one check of the
     model, the API serializer and the organiser form (``matches.services.referee``)."""
-    from matches.services.referee import RuleParamsError, check_competition_params
-
     def get(name):
         return source[name] if isinstance(source, dict) else getattr(source, name)
 
@@ -422,11 +480,13 @@ class Fixture(models.Model):
                                      Status.CANCELLED, Status.ANNULLED}),
         Status.POSTPONED: frozenset({Status.SCHEDULED, Status.PLAYED, Status.WALKOVER,
                                      Status.CANCELLED, Status.ANNULLED}),
-        # A recorded result may be corrected (played <-> walkover) or struck out (annulled).
-        Status.PLAYED: frozenset({Status.WALKOVER, Status.ANNULLED}),
-        Status.WALKOVER: frozenset({Status.PLAYED, Status.ANNULLED}),
-        Status.BYE: frozenset(),
-        Status.CANCELLED: frozenset({Status.SCHEDULED}),
+        # A recorded result may be corrected (played <-> walkover), struck out (annulled), or
+        # struck by a correction that cascades (back to scheduled, kept in the history).
+        Status.PLAYED: frozenset({Status.WALKOVER, Status.ANNULLED, Status.SCHEDULED}),
+        Status.WALKOVER: frozenset({Status.PLAYED, Status.ANNULLED, Status.SCHEDULED}),
+        # A knockout slot's bye or cancellation is derived from the results: it follows them.
+        Status.BYE: frozenset({Status.SCHEDULED, Status.CANCELLED}),
+        Status.CANCELLED: frozenset({Status.SCHEDULED, Status.BYE}),
         Status.ANNULLED: frozenset(),
     }
     DONE = frozenset({Status.PLAYED, Status.WALKOVER, Status.BYE})
@@ -447,7 +507,19 @@ class Fixture(models.Model):
     away = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures"
     )
-    date = models.DateField(null=True, blank=True)
+    home_source = models.CharField(
+        max_length=20, blank=True, help_text='Knockout after groups: the group place that fills home, e.g. "A1".'
+    )
+    away_source = models.CharField(max_length=20, blank=True)
+    date = models.DateField(null=True, blank=True, help_text="The kick-off's date in the competition's time zone.")
+    kickoff_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    venue = models.CharField(
+        max_length=10, choices=Venue.choices, blank=True, help_text="Empty: the competition's venue."
+    )
+    match = models.OneToOneField(
+        "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="Its online match, once set up (at the first check-in).",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
     status_changed_at = models.DateTimeField(null=True, blank=True)
     status_changed_by = models.ForeignKey(
@@ -503,6 +575,172 @@ class Fixture(models.Model):
     def entrant(self, slot: str) -> Entrant | None:
         return self.home if slot == self.Slot.HOME else self.away
 
+    @property
+    def effective_venue(self) -> str:
+        return self.venue or self.competition.venue
+
+    @property
+    def is_online(self) -> bool:
+        return self.effective_venue == Venue.ONLINE
+
+    @property
+    def checkin_opens_at(self) -> datetime | None:
+        if self.kickoff_at is None:
+            return None
+        return self.kickoff_at - timedelta(minutes=self.competition.checkin_opens_minutes)
+
+    @property
+    def checkin_closes_at(self) -> datetime | None:
+        if self.kickoff_at is None:
+            return None
+        return self.kickoff_at + timedelta(minutes=self.competition.checkin_grace_minutes)
+
+
+class Outcome(models.TextChoices):
+    PLAYED = "played", _("Played")
+    WALKOVER = "walkover", _("Walkover")
+    DISQUALIFICATION = "disqualification", _("Disqualification")
+    BYE = "bye", _("Bye")
+
+
+class Side(models.TextChoices):
+    HOME = "home", _("Home")
+    AWAY = "away", _("Away")
+    BOTH = "both", _("Both (a double no-show)")
+
+
+class Result(models.Model):
+    """A fixture's official result (COMPETITIONS.md §4), owned by one source.
+
+    ``table_*_goals`` are the regulation-time score (for a disqualification, the score at that
+    moment); ``*_et_goals`` the extra-time goals; ``*_shootout`` the shoot-out, kept apart.
+    ``home_goals``/``away_goals`` are the official score, computed by ``leagues.official`` in the
+    same transaction that records it: a result stored here is official.
+
+    ``source`` says who owns it: ``table`` (an organiser recorded the score at a real table),
+    ``online`` (the adjudicated log of its online match), ``decision`` (an organiser's walkover
+    or disqualification over an online match, with its ``reason``), ``import`` (a results file),
+    ``withdrawal`` (a walkover that a withdrawal gave).
+    """
+
+    class Source(models.TextChoices):
+        TABLE = "table", _("Recorded at the table")
+        ONLINE = "online", _("From the online match's log")
+        DECISION = "decision", _("An organiser's decision")
+        IMPORT = "import", _("Imported")
+        WITHDRAWAL = "withdrawal", _("A withdrawal")
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
+    source = models.CharField(max_length=12, choices=Source.choices, default=Source.TABLE)
+    match = models.ForeignKey(
+        "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The online match it comes from, or that the decision was taken on.",
+    )
+    reason = models.TextField(blank=True, max_length=1000)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.PLAYED)
+    outcome_side = models.CharField(
+        max_length=4, choices=Side.choices, blank=True,
+        help_text="Walkover: the side that did not show (both: a double no-show). Disqualification: the side disqualified.",
+    )
+    table_home_goals = models.PositiveSmallIntegerField(default=0)
+    table_away_goals = models.PositiveSmallIntegerField(default=0)
+    home_et_goals = models.PositiveSmallIntegerField(default=0)
+    away_et_goals = models.PositiveSmallIntegerField(default=0)
+    home_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
+    away_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
+    home_discipline = models.PositiveSmallIntegerField(default=0)
+    away_discipline = models.PositiveSmallIntegerField(default=0)
+
+    home_goals = models.PositiveSmallIntegerField(help_text="Official.")
+    away_goals = models.PositiveSmallIntegerField(help_text="Official.")
+    winner_side = models.CharField(max_length=4, blank=True, help_text="Empty: a draw, or nobody (a double no-show).")
+    winner = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    adjudicated_at = models.DateTimeField(default=timezone.now, help_text="When it became official.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome__in=["played", "walkover", "disqualification", "bye"]), name="result_outcome_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome__in=["played", "bye"], outcome_side="")
+                | Q(outcome="walkover", outcome_side__in=["home", "away", "both"])
+                | Q(outcome="disqualification", outcome_side__in=["home", "away"]),
+                name="result_outcome_side_matches_outcome",
+            ),
+            models.CheckConstraint(
+                condition=Q(home_shootout__isnull=True, away_shootout__isnull=True)
+                | (Q(home_shootout__isnull=False, away_shootout__isnull=False)
+                   & ~Q(home_shootout=F("away_shootout"))),
+                name="result_shootout_both_sides_and_decisive",
+            ),
+            models.CheckConstraint(
+                condition=Q(source__in=["table", "online", "decision", "import", "withdrawal"]),
+                name="result_source_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        text = f"{self.home_goals}-{self.away_goals}"
+        if self.home_shootout is not None:
+            text += f", {self.home_shootout}-{self.away_shootout} on penalties"
+        if self.outcome == Outcome.WALKOVER and self.outcome_side == Side.BOTH:
+            text += " (double no-show)"
+        elif self.outcome != Outcome.PLAYED:
+            text += f" ({self.get_outcome_display().lower()})"
+        return text
+
+    @property
+    def is_official(self) -> bool:
+        return True
+
+    @property
+    def is_double_no_show(self) -> bool:
+        return self.outcome == Outcome.WALKOVER and self.outcome_side == Side.BOTH
+
+
+class FixtureChange(models.Model):
+    """One accepted change of a fixture: its result, its entrants, its kick-off, its match.
+
+    One entry per accepted change, whatever number of rows it wrote: who, when, what it was
+    (``before``), what it became (``after``), and the reason given.
+    """
+
+    class Kind(models.TextChoices):
+        RESULT = "result", _("Result recorded")
+        CORRECTION = "correction", _("Result corrected")
+        STRUCK = "struck", _("Result struck by a correction of an earlier round")
+        DECISION = "decision", _("Organiser's decision")
+        MATCH_ANNULLED = "match_annulled", _("Online match annulled")
+        ONLINE_RESULT = "online_result", _("Result from the online match")
+        ENTRANTS = "entrants", _("Entrants changed")
+        RESCHEDULED = "rescheduled", _("Rescheduled")
+        WITHDRAWAL = "withdrawal", _("Withdrawal")
+        STATUS = "status", _("Status changed")
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(blank=True, max_length=1000)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["fixture", "-at", "-pk"]
+        indexes = [models.Index(fields=["fixture", "at"], name="fixture_change_fixture_at")]
+
+    def __str__(self) -> str:
+        return f"{self.fixture_id}: {self.get_kind_display()} at {self.at:%Y-%m-%d %H:%M}"
+
 
 class Standing(models.Model):
     """One stored row of a table; rewritten whole by ``standings_recompute``."""
@@ -522,16 +760,17 @@ class Standing(models.Model):
     discipline = models.PositiveIntegerField(default=0)
     tiebreak = models.CharField(max_length=300, blank=True, help_text="Why it stands above the next row.")
     tiebreak_criterion = models.CharField(max_length=40, blank=True)
+    shared = models.BooleanField(
+        default=False, help_text="Level with another row that the criteria cannot separate (\"2=\")."
+    )
     computed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["competition", "group__name", "position"]
+        ordering = ["competition", "group__name", "position", "entrant__name"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "entrant"], name="standing_one_row_per_entrant"),
-            models.UniqueConstraint(
-                fields=["competition", "group", "position"], name="standing_position_unique",
-            ),
         ]
+        indexes = [models.Index(fields=["competition", "group", "position"], name="standing_table_order")]
 
     def __str__(self) -> str:
         return f"{self.position}. {self.entrant} {self.points}"

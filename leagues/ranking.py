@@ -82,7 +82,8 @@ class Points:
 
 @dataclass(frozen=True)
 class MatchLine:
-    """One official result. ``away`` None is a bye for ``home`` (no match, ``Points.bye``)."""
+    """One official result. ``away`` None is a bye for ``home`` (no match, ``Points.bye``).
+    ``double_loss``: a double no-show, 0-0 and lost by both, no points for either (§4)."""
 
     home: Hashable
     away: Hashable | None
@@ -90,6 +91,7 @@ class MatchLine:
     away_goals: int = 0
     home_discipline: int = 0
     away_discipline: int = 0
+    double_loss: bool = False
 
 
 @dataclass
@@ -107,6 +109,7 @@ class StandingRow:
     discipline: int = 0
     tiebreak: str = ""
     tiebreak_criterion: str = ""
+    shared: bool = False  # level with a neighbour that the criteria cannot separate ("2=")
 
     @property
     def goal_difference(self) -> int:
@@ -141,6 +144,10 @@ def _tally(lines: Iterable[MatchLine], among: frozenset | None, points: Points) 
                 table.setdefault(line.home, _Tally()).points += points.bye
             continue
         if among is not None and not (line.home in among and line.away in among):
+            continue
+        if line.double_loss:
+            for me in (line.home, line.away):
+                table.setdefault(me, _Tally())
             continue
         for me, gf, ga in (
             (line.home, line.home_goals, line.away_goals),
@@ -199,6 +206,11 @@ def rank(
         away = rows[line.away]
         home.discipline += line.home_discipline
         away.discipline += line.away_discipline
+        if line.double_loss:
+            for row in (home, away):
+                row.played += 1
+                row.lost += 1
+            continue
         for row, gf, ga in ((home, line.home_goals, line.away_goals), (away, line.away_goals, line.home_goals)):
             row.played += 1
             row.goals_for += gf
@@ -276,6 +288,10 @@ def rank(
     result = [rows[e] for e in order]
     for i, row in enumerate(result):
         row.position = i + 1
+        if i and result[i - 1].points == row.points and (result[i - 1].entrant, row.entrant) not in deciders:
+            # not separated by the criteria (a custom list without lots): the place is shared
+            row.position = result[i - 1].position
+            row.shared = result[i - 1].shared = True
         if i + 1 < len(result) and result[i + 1].points == row.points:
             nxt = result[i + 1]
             level = f"level on {row.points} point{'' if row.points == 1 else 's'} with {nxt.name}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from leagues.models import Competition, Fixture, Standing
+from matches.selectors import live_matches
 
 STANDINGS_ROW_KEYS = (
     "position", "entrant", "played", "won", "drawn", "lost",
@@ -36,7 +37,7 @@ def standings_rows(*, competition: Competition) -> QuerySet[Standing]:
     return (
         Standing.objects.filter(competition=competition)
         .select_related("entrant", "group")
-        .order_by("group__name", "position")
+        .order_by("group__name", "position", "entrant__name")
     )
 
 
@@ -62,5 +63,11 @@ def standings_tables(*, competition: Competition) -> dict:
             "goal_difference": row.goal_difference,
             "points": row.points,
             "tiebreak": row.tiebreak,
+            **({"shared": True} if row.shared else {}),  # §5: only on rows that share a place
         })
     return {"competition": competition.slug, "tables": tables}
+
+
+def live_matches_of(*, competition: Competition):
+    """The live online matches of the competition's fixtures, newest first."""
+    return live_matches(ids=competition.fixtures.filter(match__isnull=False).values("match_id"))

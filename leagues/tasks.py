@@ -1,14 +1,45 @@
-"""Celery entry points of ``leagues``: thin, named, idempotent, taking ids."""
+"""Celery entry points of ``leagues``: thin, named, idempotent, taking ids.
+
+Deadlocks and lost database connections are retried with back-off (below the broker's
+visibility timeout); a task that finds its work done returns quietly. ``sweep`` (beat) finds
+every piece of pending work from the database and sends it again, so nothing is lost when the
+broker was down or a worker died.
+"""
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
-from leagues.services.standings import standings_recompute
+from leagues.services import online, results, standings
+
+RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
+         "retry_jitter": True, "max_retries": 8}
 
 
-@shared_task(name="leagues.tasks.recompute_standings")
+@shared_task(name="leagues.tasks.recompute_standings", **RETRY)
 def recompute_standings(competition_id: int) -> bool:
-    """Recomputes a competition's stored standings from all its results.
+    """Recomputes a competition's stored standings and bracket from all its official results.
 
-    Returns False when the stored rows were already computed from the same results."""
-    return standings_recompute(competition_id=competition_id)
+    Returns False when they were already computed from the current results."""
+    return standings.standings_recompute(competition_id=competition_id)
+
+
+@shared_task(name="leagues.tasks.result_from_match", **RETRY)
+def result_from_match(match_id: int) -> bool:
+    """Makes the adjudicated log of a fixture's online match its official result (sent by
+    ``matches`` by this name, ``settings.MATCHES_ON_ADJUDICATED``). False: nothing to do."""
+    return results.result_from_match(match_id=match_id) is not None
+
+
+@shared_task(name="leagues.tasks.sweep", ignore_result=True, **RETRY)
+def sweep() -> dict[str, int]:
+    """Finds the pending work of ``leagues`` in the database and sends it again (beat): stale
+    standings and brackets, adjudicated online matches not yet official, and the double
+    no-shows whose check-in has closed (recorded here). Returns what it found."""
+    stale = standings.stale_competitions()
+    for competition_id in stale:
+        recompute_standings.enqueue(competition_id=competition_id)
+    awaiting = results.fixtures_awaiting_official()
+    for match_id in awaiting:
+        result_from_match.enqueue(match_id=match_id)
+    return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": online.no_shows_record()}

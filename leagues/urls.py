@@ -1,7 +1,7 @@
 """The site's pages: fans read, organisers run their competitions."""
 from django.urls import path
 
-from . import views
+from . import fixture_views, views
 
 app_name = "site"
 urlpatterns = [
@@ -12,6 +12,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("fixtures/<int:pk>/", fixture_views.fixture_detail, name="fixture"),
+    path("fixtures/<int:pk>/check-in/", fixture_views.fixture_check_in, name="fixture-check-in"),
     # Organisers
     path("manage/", views.manage_index, name="manage"),
     path("manage/new/", views.competition_create, name="competition-create"),
@@ -21,5 +23,8 @@ urlpatterns = [
     path("manage/<slug:slug>/recompute/", views.recompute, name="recompute-standings"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/withdraw/", views.withdraw_entrant, name="withdraw-entrant"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/remove/", views.remove_entrant, name="remove-entrant"),
-    path("manage/fixtures/<int:pk>/result/", views.record_result, name="record-result"),
+    path("manage/fixtures/<int:pk>/result/", fixture_views.record_result, name="record-result"),
+    path("manage/fixtures/<int:pk>/decision/", fixture_views.fixture_decision, name="fixture-decision"),
+    path("manage/fixtures/<int:pk>/annul-match/", fixture_views.fixture_annul_match, name="fixture-annul-match"),
+    path("manage/fixtures/<int:pk>/reschedule/", fixture_views.fixture_reschedule_view, name="fixture-reschedule"),
 ]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from leagues.forms import CompetitionForm, EntrantForm, ResultForm
+from leagues.forms import CompetitionForm, EntrantForm
 from leagues.models import (
     Club,
     ClubMembership,
@@ -33,12 +33,12 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.ranking import CRITERIA
+from leagues.selectors import live_matches_of
 from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.locks import Busy
+from leagues.services.results import ResultConflict
 from leagues.services.standings import standings_recompute
-from matches.official import ResultError
-from matches.selectors import live_matches
-from matches.services.results import result_record
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -49,7 +49,7 @@ DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 def fixtures_qs():
     return Fixture.objects.select_related(
         "competition", "round__stage", "group", "home__club", "away__club", "home__player", "away__player",
-        "match__result",
+        "result", "match",
     )
 
 
@@ -65,7 +65,7 @@ def competitions_with_progress():
 def latest_results(qs=None, limit: int = 8):
     qs = fixtures_qs() if qs is None else qs
     return list(
-        qs.filter(status__in=DONE, match__result__adjudicated_at__isnull=False)
+        qs.filter(status__in=DONE, result__isnull=False)
         .order_by("-date", "-status_changed_at", "-pk")[:limit]
     )
 
@@ -74,7 +74,7 @@ def next_fixtures(qs=None, limit: int = 8):
     qs = fixtures_qs() if qs is None else qs
     return list(
         qs.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
-        .order_by("date", "round__stage__order", "round__number", "position")[:limit]
+        .order_by("kickoff_at", "date", "round__stage__order", "round__number", "position")[:limit]
     )
 
 
@@ -105,7 +105,7 @@ def standings_tables(competition: Competition) -> list[dict]:
     tables: list[dict] = []
     by_group: dict = {}
     rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
-    for row in rows.order_by("group__name", "position"):
+    for row in rows.order_by("group__name", "position", "entrant__name"):
         key = row.group.name if row.group_id else None
         if key not in by_group:
             by_group[key] = {"group": key, "rows": []}
@@ -153,8 +153,26 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": entrants,
         "multi_stage": len({r["round"].stage_id for r in rounds}) > 1,
         "can_manage": can_manage_competition(request.user, competition),
-        "live_matches": list(live_matches(competition=competition)[:20]),
+        "live_matches": list(live_matches_of(competition=competition)[:20]),
+        "conflicts": _conflicts(competition, fixtures),
+        "standings_current": competition.derived_version >= competition.results_version,
     })
+
+
+def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:
+    """The knockout fixtures, decided or started, that the results would now fill otherwise."""
+    if not competition.derived_conflicts:
+        return []
+    by_id = {f.pk: f for f in fixtures}
+    names = dict(competition.entrants.values_list("pk", "name"))
+    out = []
+    for conflict in competition.derived_conflicts:
+        fixture = by_id.get(conflict.get("fixture"))
+        if fixture is None:
+            continue
+        out.append({"fixture": fixture,
+                    "would_hold": [names.get(pk, "?") if pk else "?" for pk in conflict.get("would_hold", [])]})
+    return out
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
@@ -310,7 +328,7 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def recompute(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
-    standings_recompute(competition_id=competition.pk)
+    standings_recompute(competition_id=competition.pk, force=True)
     messages.success(request, "The standings are recomputed.")
     return redirect("site:manage-competition", slug=competition.slug)
 
@@ -324,6 +342,8 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
         entrant_withdraw(entrant=entrant, by=request.user)
     except EntrantError as exc:
         messages.error(request, str(exc))
+    except (ResultConflict, Busy) as exc:
+        messages.error(request, exc.detail)
     else:
         messages.success(request, f"{entrant} is withdrawn ({competition.get_withdrawal_policy_display().lower()}).")
     return redirect("site:manage-competition", slug=competition.slug)
@@ -340,35 +360,3 @@ def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResp
         entrant.delete()
         messages.success(request, f"{entrant} is removed.")
     return redirect("site:manage-competition", slug=competition.slug)
-
-
-@login_required
-def record_result(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = get_object_or_404(fixtures_qs(), pk=pk)
-    if not can_manage_competition(request.user, fixture.competition):
-        raise PermissionDenied("You do not organise this competition.")
-    initial = {}
-    try:
-        result = fixture.match.result
-    except Exception:  # noqa: BLE001 - no result yet
-        result = None
-    if result is not None:
-        initial = {
-            "outcome": result.outcome, "outcome_side": result.outcome_side,
-            "home_goals": result.table_home_goals, "away_goals": result.table_away_goals,
-            "home_et_goals": result.home_et_goals, "away_et_goals": result.away_et_goals,
-            "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
-            "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
-        }
-    form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)
-        except ResultError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        else:
-            messages.success(request, f"The result of {fixture} is recorded.")
-            return redirect("site:manage-competition", slug=fixture.competition.slug)
-    return render(request, "leagues/manage/result_form.html", {
-        "form": form, "fixture": fixture, "competition": fixture.competition, "correction": result is not None,
-    })

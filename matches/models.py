@@ -1,9 +1,10 @@
-"""Matches and their official results (COMPETITIONS.md §4).
+"""Matches: the games played on the simulated table (SIMULATION_CONTRACT.md), online or in practice.
 
-A ``Match`` is the game played for a fixture (or a friendly, with no fixture). It freezes the
-rule set and parameters it is played under when it is created; online play (action log, state)
-extends it in a later issue. Its ``Result`` holds what was recorded at the table and, once
-adjudicated, the official score and winner.
+A ``Match`` is one game: the rule set and parameters it is played under (frozen when it is set
+up), who plays each side, its check-in window and kick-off, the action log (``MatchAction``)
+and its current state. It knows nothing of competitions: whoever sets a match up (a
+competition's fixture, in ``leagues``; a practice game) gives it its names and its window,
+and takes its result from ``log_result`` once the log is adjudicated (replayed and checked).
 """
 from __future__ import annotations
 
@@ -11,48 +12,51 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from leagues.models import Entrant, Fixture, InvalidTransition
+
+class InvalidTransition(ValueError):
+    """A status change the transition table does not allow (a bug or a stale request)."""
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
-        CHECKED_IN = "checked_in", "Checked in"  # online: one or both players in, not kicked off
-        LIVE = "live", "Live"  # online: being played on the simulated table
-        WALKOVER = "walkover", "Walkover, awaiting adjudication"  # online: a side did not check in
-        IN_PROGRESS = "in_progress", "In progress"
+        CHECKED_IN = "checked_in", "Checked in"  # one or both players in, not kicked off
+        LIVE = "live", "Live"  # being played on the simulated table
+        WALKOVER = "walkover", "Walkover, awaiting adjudication"  # a side (or both) did not check in
         ABANDONED = "abandoned", "Abandoned"
         FINISHED = "finished", "Finished, awaiting adjudication"
-        ADJUDICATED = "adjudicated", "Official result"
-        CANCELLED = "cancelled", "Cancelled"
+        ADJUDICATED = "adjudicated", "Adjudicated"  # the log is replayed and checked: ``log_result``
+        CANCELLED = "cancelled", "Annulled"  # by an organiser's decision: to be replayed, or not
 
     # The only status changes allowed; ``set_status`` refuses the rest.
     TRANSITIONS: dict[str, frozenset[str]] = {
-        Status.SCHEDULED: frozenset({Status.IN_PROGRESS, Status.FINISHED, Status.CANCELLED,
-                                     Status.CHECKED_IN, Status.LIVE, Status.WALKOVER, Status.ABANDONED}),
-        # Online play (matches.services.online): check-in, kick-off, full time or a walkover.
+        Status.SCHEDULED: frozenset({Status.CHECKED_IN, Status.LIVE, Status.WALKOVER, Status.CANCELLED}),
         Status.CHECKED_IN: frozenset({Status.LIVE, Status.WALKOVER, Status.ABANDONED, Status.CANCELLED}),
-        Status.LIVE: frozenset({Status.FINISHED, Status.ABANDONED}),
-        Status.WALKOVER: frozenset({Status.ADJUDICATED, Status.FINISHED}),
-        Status.IN_PROGRESS: frozenset({Status.FINISHED, Status.ABANDONED}),
-        Status.ABANDONED: frozenset({Status.FINISHED, Status.CANCELLED, Status.ADJUDICATED}),
-        Status.FINISHED: frozenset({Status.ADJUDICATED}),
-        # An organiser's correction reopens an official result for a new adjudication.
-        Status.ADJUDICATED: frozenset({Status.FINISHED}),
+        Status.LIVE: frozenset({Status.FINISHED, Status.ABANDONED, Status.CANCELLED}),
+        Status.WALKOVER: frozenset({Status.ADJUDICATED, Status.CANCELLED}),
+        Status.ABANDONED: frozenset({Status.CANCELLED}),
+        Status.FINISHED: frozenset({Status.ADJUDICATED, Status.CANCELLED}),
+        Status.ADJUDICATED: frozenset({Status.CANCELLED}),
         Status.CANCELLED: frozenset(),
     }
+    # Statuses in which the match has started (a check-in counts) and is not annulled.
+    STARTED = frozenset({Status.CHECKED_IN, Status.LIVE, Status.WALKOVER, Status.FINISHED,
+                         Status.ADJUDICATED, Status.ABANDONED})
+    # Statuses in which the log's result is still to be adjudicated.
+    AWAITING_ADJUDICATION = frozenset({Status.FINISHED, Status.WALKOVER})
 
     class RuleSet(models.TextChoices):
         ONE_TOUCH = "one_touch", "One touch (FISTF)"
         MBS = "mbs", "MBS"
 
-    fixture = models.OneToOneField(
-        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="match",
-        help_text="Empty for a friendly or practice game.",
-    )
+    class Kind(models.TextChoices):
+        ONLINE = "online", "Online, on the simulated table"
+        PRACTICE = "practice", "Practice against the computer"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ONLINE)
     rule_set = models.CharField(max_length=20, choices=RuleSet.choices, editable=False)
     rule_params = models.JSONField(default=dict, blank=True, editable=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
@@ -62,13 +66,13 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # --- Online play (issue 7; matches.services.online) ------------------------------------
-    class Kind(models.TextChoices):
-        TABLE = "table", "At a real table"
-        ONLINE = "online", "Online, on the simulated table"
-        PRACTICE = "practice", "Practice against the computer"
-
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.TABLE)
+    # Who plays, as the one who set the match up named them (the board shows these).
+    title = models.CharField(max_length=200, blank=True, help_text='e.g. "Liga Botonera, Round 5".')
+    url = models.CharField(max_length=200, blank=True, help_text="The page the match was set up from.")
+    sides = models.JSONField(
+        default=dict, blank=True,
+        help_text='Per side: {"name", "short", "club", "club_slug"}, as the board shows them.',
+    )
     home_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="Who plays the home side online (empty: the computer, or nobody yet).",
@@ -77,15 +81,20 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     computer_sides = models.JSONField(default=list, blank=True, help_text='Sides the computer plays: ["away"].')
-    scheduled_at = models.DateTimeField(null=True, blank=True)
+
+    # When: the kick-off, and the check-in window around it (COMPETITIONS.md §8).
+    scheduled_at = models.DateTimeField(null=True, blank=True, help_text="The kick-off.")
+    checkin_opens_at = models.DateTimeField(null=True, blank=True)
     checkin_deadline_at = models.DateTimeField(
-        null=True, blank=True, help_text="Scheduled time plus the competition's check-in grace."
+        null=True, blank=True, help_text="The kick-off plus the check-in grace: a side not in by then loses by walkover."
     )
     home_checked_in_at = models.DateTimeField(null=True, blank=True)
     away_checked_in_at = models.DateTimeField(null=True, blank=True)
     kicked_off_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    walkover_side = models.CharField(max_length=4, blank=True, help_text="The side that did not show.")
+    walkover_side = models.CharField(
+        max_length=4, blank=True, help_text='The side that did not show: "home", "away" or "both".'
+    )
     # The table: the initial and current state (SIMULATION_CONTRACT.md §4 JSON), the number of
     # accepted log rows (``seq``) and the hash of the current state.
     initial_state = models.JSONField(null=True, blank=True, editable=False)
@@ -99,6 +108,14 @@ class Match(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_kind = models.CharField(max_length=20, blank=True)
 
+    # What the log says once adjudicated (``matches.services.adjudication``): {"outcome",
+    # "outcome_side", "home_goals", "away_goals" (regulation), "home_et_goals", "away_et_goals",
+    # "home_shootout", "away_shootout", "home_discipline", "away_discipline"}.
+    log_result = models.JSONField(null=True, blank=True, editable=False)
+    adjudicated_at = models.DateTimeField(null=True, blank=True)
+    # The official result as its owner states it, for the board: {"home", "away", "text"}.
+    official = models.JSONField(null=True, blank=True, editable=False)
+
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
@@ -106,14 +123,21 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(rule_set__in=["one_touch", "mbs"]), name="match_rule_set_valid"),
             models.CheckConstraint(
                 condition=Q(status__in=[
-                    "scheduled", "in_progress", "abandoned", "finished", "adjudicated", "cancelled",
-                    "checked_in", "live", "walkover",
+                    "scheduled", "abandoned", "finished", "adjudicated", "cancelled", "checked_in", "live",
+                    "walkover",
                 ]), name="match_status_valid"
             ),
         ]
+        indexes = [models.Index(fields=["status"], name="match_status_idx")]
 
     def __str__(self) -> str:
-        return f"Match {self.pk}: {self.fixture}" if self.fixture_id else f"Friendly {self.pk}"
+        if self.title:
+            return f"Match {self.pk}: {self.title}"
+        return f"Match {self.pk}"
+
+    @property
+    def is_started(self) -> bool:
+        return self.status in self.STARTED
 
     def can_transition(self, new: str) -> bool:
         return new in self.TRANSITIONS[self.status]
@@ -129,87 +153,6 @@ class Match(models.Model):
         self.status_changed_by = by
         if save:
             self.save(update_fields=["status", "status_changed_at", "status_changed_by"])
-
-
-class Outcome(models.TextChoices):
-    PLAYED = "played", "Played"
-    WALKOVER = "walkover", "Walkover"
-    DISQUALIFICATION = "disqualification", "Disqualification"
-    BYE = "bye", "Bye"
-
-
-class Side(models.TextChoices):
-    HOME = "home", "Home"
-    AWAY = "away", "Away"
-
-
-class Result(models.Model):
-    """A match's result: as recorded at the table, then official once adjudicated (§4).
-
-    ``table_*_goals`` are the regulation-time score on the table (for a disqualification, the
-    score at that moment); ``*_et_goals`` the extra-time goals; ``*_shootout`` the shoot-out,
-    kept apart. ``home_goals``/``away_goals`` are the official score (extra time included),
-    empty until ``adjudicated_at``.
-    """
-
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="result")
-    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.PLAYED)
-    outcome_side = models.CharField(
-        max_length=4, choices=Side.choices, blank=True,
-        help_text="Walkover: the side that did not show. Disqualification: the side disqualified.",
-    )
-    table_home_goals = models.PositiveSmallIntegerField(default=0)
-    table_away_goals = models.PositiveSmallIntegerField(default=0)
-    home_et_goals = models.PositiveSmallIntegerField(default=0)
-    away_et_goals = models.PositiveSmallIntegerField(default=0)
-    home_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
-    away_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
-    home_discipline = models.PositiveSmallIntegerField(default=0)
-    away_discipline = models.PositiveSmallIntegerField(default=0)
-
-    home_goals = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Official.")
-    away_goals = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Official.")
-    winner_side = models.CharField(max_length=4, choices=Side.choices, blank=True, help_text="Empty: a draw.")
-    winner = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)
-    adjudicated_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(outcome__in=[c.value for c in Outcome]), name="result_outcome_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(outcome__in=["played", "bye"], outcome_side="")
-                | Q(outcome__in=["walkover", "disqualification"], outcome_side__in=["home", "away"]),
-                name="result_outcome_side_matches_outcome",
-            ),
-            models.CheckConstraint(
-                condition=Q(home_shootout__isnull=True, away_shootout__isnull=True)
-                | (Q(home_shootout__isnull=False, away_shootout__isnull=False)
-                   & ~Q(home_shootout=F("away_shootout"))),
-                name="result_shootout_both_sides_and_decisive",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        if self.home_goals is None:
-            return f"{self.table_home_goals}-{self.table_away_goals} (not adjudicated)"
-        text = f"{self.home_goals}-{self.away_goals}"
-        if self.home_shootout is not None:
-            text += f", {self.home_shootout}-{self.away_shootout} on penalties"
-        if self.outcome != Outcome.PLAYED:
-            text += f" ({self.get_outcome_display().lower()})"
-        return text
-
-    @property
-    def is_official(self) -> bool:
-        return self.adjudicated_at is not None
 
 
 class MatchAction(models.Model):

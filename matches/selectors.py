@@ -8,9 +8,9 @@
   (``matches.sentences``);
 - ``replay_log(match)``: the whole log with the state after every row, from a fold of the
   referee over the log (``simulation``), cached by the match's last hash;
-- ``live_matches(competition=...)``: the live online matches, for the fixture, competition and
-  play pages;
-- ``club_colours(club)``: a club's two colours for its buttons (clubs have no colours on record:
+- ``live_matches(ids=..., user=...)``: the live online matches, for the competition and play
+  pages;
+- ``club_colours(slug)``: a club's two colours for its buttons (clubs have no colours on record:
   a stable pick from a palette by the club's slug).
 """
 from __future__ import annotations
@@ -23,10 +23,11 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from matches import sentences
 from matches.models import Match, MatchAction
-from matches.services import online
+from matches.services import online, play
 from matches.services.referee import referee_for
 from simulation.actions import parse_action
 from simulation.state import MatchState
@@ -63,13 +64,13 @@ def log_rows(match: Match, *, after: int = 0, limit: int = MAX_ROWS, frames: boo
 def match_header(match: Match, *, user=None, now: datetime | None = None,
                  names: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``online.match_public`` plus what the board needs to run its clocks (the clock anchor,
-    the period's length (s), the server's time), the official result once adjudicated
-    (``official``: the score and its sentence) and ``may_not_play``: for the side to move,
+    the period's length (s), the server's time), the official result once the match's owner
+    has made it (``official``, its ``text`` the sentence) and ``may_not_play``: for the side to move,
     ``{piece: {"text", "rule", "rule_url"}}`` of the buttons the rules keep out of this turn."""
     now = now or timezone.now()
     names = names if names is not None else side_names(match)
     data = online.match_public(match, user=user)
-    params = online.params_of(match)
+    params = play.params_of(match)
     period = (match.state or {}).get("period", "first_half")
     data.update({
         "server_now": now.isoformat(),
@@ -77,14 +78,12 @@ def match_header(match: Match, *, user=None, now: datetime | None = None,
         "clock_anchor_at": match.clock_anchor_at.isoformat() if match.clock_anchor_at else None,
         "clock_running": match.status == Match.Status.LIVE and (match.state or {}).get("phase") not in (
             "half_time", "full_time"),
-        "period_end_s": online.period_end_s(period, params),
+        "period_end_s": play.period_end_s(period, params),
         "finished": match.status in OVER_STATUSES or match.status == Match.Status.WALKOVER,
         "may_not_play": {},
     })
-    result = getattr(match, "result", None) if match.status == Match.Status.ADJUDICATED else None
-    if result is not None and result.home_goals is not None:
-        data["official"] = {"home": result.home_goals, "away": result.away_goals,
-                            "text": sentences.official_sentence(result, names)}
+    if match.official is not None:
+        data["official"] = {**match.official, "text": sentences.official_sentence(match.official, names)}
     return data
 
 
@@ -110,7 +109,7 @@ def replay_log(match: Match) -> dict[str, Any]:
     rows = [sentences.with_texts(row_json(r), names) for r in MatchAction.objects.filter(match=match).order_by("seq")]
     states: list[Any] = []
     if match.initial_state is not None:
-        referee = referee_for(match.rule_set, online.params_of(match))
+        referee = referee_for(match.rule_set, play.params_of(match))
         state = MatchState.from_json(match.initial_state)
         for row in rows:
             state = referee.apply(state, parse_action(row["action"], f"log[{row['seq']}]")).state
@@ -122,17 +121,12 @@ def replay_log(match: Match) -> dict[str, Any]:
     return data
 
 
-def live_matches(*, competition=None, fixture=None, user=None) -> QuerySet[Match]:
-    """Live online matches (newest first), optionally of one competition or fixture, or played by
-    ``user``."""
-    qs = (Match.objects.filter(status=Match.Status.LIVE)
-          .select_related("fixture__competition", "fixture__home__club", "fixture__away__club",
-                          "fixture__home__player", "fixture__away__player", "home_user", "away_user")
-          .order_by("-kicked_off_at", "-pk"))
-    if competition is not None:
-        qs = qs.filter(fixture__competition=competition)
-    if fixture is not None:
-        qs = qs.filter(fixture=fixture)
+def live_matches(*, ids=None, user=None) -> QuerySet[Match]:
+    """Live online matches (newest first), optionally among ``ids`` (a list or a subquery of
+    match ids), or played by ``user``."""
+    qs = Match.objects.filter(status=Match.Status.LIVE).order_by("-kicked_off_at", "-pk")
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
     if user is not None:
         qs = qs.filter(Q(home_user=user) | Q(away_user=user))
     return qs
@@ -140,39 +134,32 @@ def live_matches(*, competition=None, fixture=None, user=None) -> QuerySet[Match
 
 def recent_matches_of(user, *, limit: int = 10) -> list[Match]:
     """``user``'s online and practice matches, newest first."""
-    return list(Match.objects.filter(Q(home_user=user) | Q(away_user=user))
-                .exclude(kind=Match.Kind.TABLE)
-                .select_related("fixture__competition", "fixture__home", "fixture__away", "result")
-                .order_by("-created_at")[:limit])
+    return list(Match.objects.filter(Q(home_user=user) | Q(away_user=user)).order_by("-created_at")[:limit])
 
 
-def club_colours(club) -> tuple[str, str]:
-    if club is None:
+def club_colours(slug: str) -> tuple[str, str]:
+    if not slug:
         return PALETTE[0]
-    digest = hashlib.sha256(club.slug.encode()).digest()
+    digest = hashlib.sha256(slug.encode()).digest()
     return PALETTE[digest[0] % len(PALETTE)]
 
 
 def side_names(match: Match) -> dict[str, dict[str, Any]]:
-    """For each side: its name, club, user and colours (``fill``, ``rim``)."""
+    """For each side: its name, short name, club and colours (``fill``, ``rim``), from what the
+    match was set up with (``Match.sides``) or, failing that, its users."""
     out: dict[str, dict[str, Any]] = {}
-    for side in online.SIDES:
-        entrant = getattr(match.fixture, side, None) if match.fixture_id else None
+    for side in play.SIDES:
+        given = (match.sides or {}).get(side) or {}
         user = getattr(match, f"{side}_user")
-        if entrant is not None:
-            name = str(entrant.player) if entrant.player_id else entrant.name
-            club = entrant.club
-        elif user is not None:
-            name, club = (user.get_full_name() or user.get_username()), None
-        else:
-            name, club = "", None
-        short = (entrant.player.last_name if entrant is not None and entrant.player_id
-                 else (user.last_name or user.get_username()) if user is not None else name) or side.title()
-        if side in match.computer_sides:
-            name = f"{name} (computer)" if name else "Computer"
-            short = short if entrant is not None else "Computer"
-        colours = club_colours(club) if club is not None else DEFAULT_COLOURS[side]
-        out[side] = {"name": name or side.title(), "short": short, "club": club.name if club else "",
+        name = given.get("name") or ((user.get_full_name() or user.get_username()) if user is not None else "")
+        short = given.get("short") or ((user.last_name or user.get_username()) if user is not None else "")
+        if side in match.computer_sides and not given:
+            name, short = _("Computer"), _("Computer")
+        elif side in match.computer_sides:
+            name = _("%(name)s (computer)") % {"name": name}
+        slug = given.get("club_slug", "")
+        colours = club_colours(slug) if slug else DEFAULT_COLOURS[side]
+        out[side] = {"name": name or side.title(), "short": short or side.title(), "club": given.get("club", ""),
                      "fill": colours[0], "rim": colours[1]}
     if out["home"]["fill"] == out["away"]["fill"]:
         index = next(i for i, c in enumerate(PALETTE) if c[0] != out["home"]["fill"] and c[0] != "#f5f5f5")

@@ -12,7 +12,7 @@ carry their ``type`` and fields (SIMULATION_CONTRACT.md §5: ``side``, ``piece``
 - ``rule_url(rule)``: the ``/rules/`` page at the section a ``rule`` cites (or ``None``);
 - ``with_texts(row, names)``: a log row as the board reads it, with ``text`` on the row and
   ``text``, ``rule_url`` and ``rule_label`` on each event;
-- ``official_sentence(result, names)``: "Official result: Rossi 2–1 Costa.";
+- ``official_sentence(official, names)``: "Official result: Rossi 2–1 Costa.";
 - ``board_strings()``: the labels and short sentences the board's scripts show.
 """
 from __future__ import annotations
@@ -267,24 +267,21 @@ def with_texts(row: dict[str, Any], names: dict[str, dict[str, Any]]) -> dict[st
     return {**row, "events": events, "text": action_sentence(action, names)}
 
 
-def official_sentence(result, names: dict[str, dict[str, Any]]) -> str:
-    """"Official result: Rossi 2–1 Costa." with how it was reached (walkover, disqualification,
-    extra time, shoot-out)."""
+def official_sentence(official: dict[str, Any], names: dict[str, dict[str, Any]]) -> str:
+    """"Official result: Rossi 2–1 Costa." from the match's ``official`` (``{"home", "away",
+    "text"}``, as its owner states it), with what its owner adds to the score (a walkover, a
+    disqualification, the shoot-out)."""
     params = {"home": _name("home", names), "away": _name("away", names),
-              "home_goals": result.home_goals, "away_goals": result.away_goals}
+              "home_goals": official.get("home"), "away_goals": official.get("away")}
     text = _("Official result: %(home)s %(home_goals)s–%(away_goals)s %(away)s") % params
-    notes = []
-    if result.home_et_goals or result.away_et_goals:
-        notes.append(_("after extra time"))
-    if result.home_shootout is not None:
-        notes.append(_("%(home)s–%(away)s in the shoot-out") % {
-            "home": result.home_shootout, "away": result.away_shootout})
-    if result.outcome == "walkover":
-        notes.append(_("a walkover: %(player)s did not check in") % {"player": _name(result.outcome_side, names)})
-    elif result.outcome == "disqualification":
-        notes.append(_("%(player)s was disqualified") % {"player": _name(result.outcome_side, names)})
-    if notes:
-        text = _("%(result)s (%(notes)s)") % {"result": text, "notes": "; ".join(notes)}
+    note = str(official.get("text") or "")
+    score = f"{official.get('home')}-{official.get('away')}"
+    if note.startswith(score):
+        note = note[len(score):].strip(" ,")
+    if note.startswith("(") and note.endswith(")"):
+        note = note[1:-1]
+    if note:
+        text = _("%(result)s (%(note)s)") % {"result": text, "note": note}
     return text + "."
 
 
@@ -350,6 +347,7 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "period_clock": pgettext("turn clock", "period {clock}"),
             "waiting": _("Waiting for check-in: {home} {home_mark}, {away} {away_mark}"),
             "walkover": _("Walkover: {name} did not check in"),
+            "walkover_both": _("Neither side checked in"),
             "full_time_wait": _("Full time. The result becomes official in a moment…"),
         },
         "say": {

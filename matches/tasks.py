@@ -1,22 +1,37 @@
-"""Celery entry points of ``matches``: thin, named, idempotent, taking ids."""
+"""Celery entry points of ``matches``: thin, named, idempotent, taking ids.
+
+Deadlocks and lost database connections are retried with back-off (below the broker's
+visibility timeout); a task that finds its work done returns quietly.
+"""
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
-from matches.services.adjudication import adjudicate
+from matches.services import adjudication, deadlines
+
+RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
+         "retry_jitter": True, "max_retries": 8}
 
 
-@shared_task(name="matches.tasks.adjudicate_match")
+@shared_task(name="matches.tasks.adjudicate_match", **RETRY)
 def adjudicate_match(match_id: int) -> bool:
-    """Writes the official result of a finished match (then bracket, then standings).
+    """Replays and checks a finished match's log and stores what it gives; its owner's task
+    then makes the official result. Returns False when there was nothing to do."""
+    return adjudication.match_adjudicate(match_id=match_id) is not None
 
-    Returns False when the match was already adjudicated (a redelivered message)."""
-    return adjudicate(match_id=match_id) is not None
 
-
-@shared_task(name="matches.tasks.tick_matches", ignore_result=True)
+@shared_task(name="matches.tasks.tick_matches", ignore_result=True, **RETRY)
 def tick_matches() -> int:
     """Applies the passed deadlines of online matches (beat, every few seconds)."""
-    from matches.services.deadlines import tick_due
+    return deadlines.tick_due()
 
-    return tick_due()
+
+@shared_task(name="matches.tasks.sweep", ignore_result=True, **RETRY)
+def sweep() -> int:
+    """Re-sends the adjudication of every match whose log waits for it (beat): the net under a
+    broker that was down or a worker that died. Returns how many were sent."""
+    ids = adjudication.pending()
+    for match_id in ids:
+        adjudicate_match.enqueue(match_id=match_id)
+    return len(ids)

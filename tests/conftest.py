@@ -59,6 +59,17 @@ def _eager_celery(request):
     app.conf.task_always_eager = before
 
 
+STUB_REFEREE = "tests.matches.stub_referee:StubReferee"
+
+
+@pytest.fixture
+def stub_referee(settings, monkeypatch):
+    """Online matches are refereed by ``tests.matches.stub_referee`` (here and in a worker)."""
+    settings.MATCHES_REFEREE_OVERRIDE = STUB_REFEREE
+    monkeypatch.setenv("MATCHES_REFEREE_OVERRIDE", STUB_REFEREE)
+    return STUB_REFEREE
+
+
 @pytest.fixture
 def services():
     """Skips (or fails under REQUIRE_SERVICES=1) unless PostgreSQL and Redis are usable."""

@@ -5,9 +5,19 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Count, Q
 
-from leagues.models import Club, Competition, Entrant, Fixture, Player, Round, Season, Standing
+from leagues.models import (
+    Club,
+    Competition,
+    Entrant,
+    Fixture,
+    Outcome,
+    Player,
+    Result,
+    Round,
+    Season,
+    Standing,
+)
 from leagues.permissions import managed_q
-from matches.models import Outcome, Result
 
 
 class EditableFilterMixin(django_filters.FilterSet):
@@ -130,27 +140,29 @@ class FixtureFilter(EditableFilterMixin):
 
 
 class ResultFilter(django_filters.FilterSet):
-    competition = django_filters.CharFilter(field_name="match__fixture__competition__slug")
+    competition = django_filters.CharFilter(field_name="fixture__competition__slug")
     outcome = django_filters.ChoiceFilter(choices=Outcome.choices)
-    official = django_filters.BooleanFilter(field_name="adjudicated_at", lookup_expr="isnull", exclude=True)
+    official = django_filters.BooleanFilter(field_name="adjudicated_at", lookup_expr="isnull", exclude=True,
+                                            help_text="Every stored result is official; kept for clients.")
+    source = django_filters.ChoiceFilter(choices=Result.Source.choices)
     entrant = django_filters.NumberFilter(method="filter_entrant")
     club = django_filters.CharFilter(method="filter_club")
     player = django_filters.NumberFilter(method="filter_player")
-    date_from = django_filters.DateFilter(field_name="match__fixture__date", lookup_expr="gte")
-    date_to = django_filters.DateFilter(field_name="match__fixture__date", lookup_expr="lte")
+    date_from = django_filters.DateFilter(field_name="fixture__date", lookup_expr="gte")
+    date_to = django_filters.DateFilter(field_name="fixture__date", lookup_expr="lte")
 
     class Meta:
         model = Result
-        fields = ["competition", "outcome", "official", "entrant", "club", "player", "date_from", "date_to"]
+        fields = ["competition", "outcome", "source", "official", "entrant", "club", "player", "date_from", "date_to"]
 
     def filter_entrant(self, queryset, name, value):
-        return queryset.filter(Q(match__fixture__home_id=value) | Q(match__fixture__away_id=value))
+        return queryset.filter(Q(fixture__home_id=value) | Q(fixture__away_id=value))
 
     def filter_club(self, queryset, name, value):
-        return queryset.filter(Q(match__fixture__home__club__slug=value) | Q(match__fixture__away__club__slug=value))
+        return queryset.filter(Q(fixture__home__club__slug=value) | Q(fixture__away__club__slug=value))
 
     def filter_player(self, queryset, name, value):
-        return queryset.filter(Q(match__fixture__home__player_id=value) | Q(match__fixture__away__player_id=value))
+        return queryset.filter(Q(fixture__home__player_id=value) | Q(fixture__away__player_id=value))
 
 
 class StandingFilter(django_filters.FilterSet):

@@ -16,16 +16,20 @@ from leagues.models import (
     Competition,
     Entrant,
     Fixture,
+    FixtureChange,
+    Outcome,
     Player,
+    Result,
     Round,
     Season,
+    Side,
     Stage,
     Standing,
+    Venue,
     match_settings_errors,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.ranking import CRITERIA, validate_criteria
-from matches.models import Outcome, Result, Side
 
 # --- Registry -----------------------------------------------------------------------------------
 
@@ -100,6 +104,15 @@ class CompetitionSerializer(serializers.ModelSerializer):
     entrant_count = serializers.IntegerField(read_only=True)
     status = serializers.SerializerMethodField(help_text="draft, in_progress or finished (derived).")
     can_edit = serializers.SerializerMethodField(help_text="Whether the requester may change it.")
+    standings_current = serializers.SerializerMethodField(
+        help_text="Whether the stored standings and bracket come from the latest official results "
+                  "(false while the worker recomputes them)."
+    )
+    conflicts = serializers.JSONField(
+        source="derived_conflicts", read_only=True,
+        help_text="Decided or started knockout fixtures that the results would now fill otherwise: "
+                  '[{"fixture", "holds": [home, away], "would_hold": [home, away]}] (entrant ids).',
+    )
 
     class Meta:
         model = Competition
@@ -111,7 +124,9 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
             "rule_set", "rule_params", "first_date", "days_between_rounds",
-            "organisers", "lots_seed", "entrant_count", "can_edit", "created_at", "updated_at",
+            "venue", "time_zone", "kickoff_time", "checkin_opens_minutes", "checkin_grace_minutes",
+            "organisers", "lots_seed", "entrant_count", "can_edit", "standings_current", "conflicts",
+            "created_at", "updated_at",
         ]
         read_only_fields = ["lots_seed", "created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": False}}
@@ -133,6 +148,9 @@ class CompetitionSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ChoiceField(choices=["draft", "in_progress", "finished"]))
     def get_status(self, competition: Competition) -> str:
         return competition_status(competition)
+
+    def get_standings_current(self, competition: Competition) -> bool:
+        return competition.derived_version >= competition.results_version
 
     def get_can_edit(self, competition: Competition) -> bool:
         request = self.context.get("request")
@@ -309,10 +327,13 @@ class RoundSerializer(serializers.ModelSerializer):
 
 
 class ResultSerializer(serializers.ModelSerializer):
-    """A match's result: the score recorded at the table and, once adjudicated, the official one."""
+    """A fixture's official result: the score recorded (at the table, or by the online match's
+    log), the official score, who owns it (``source``) and, for a decision, its ``reason``."""
 
     official = serializers.BooleanField(source="is_official", read_only=True)
-    winner_side = serializers.CharField(read_only=True, help_text='"home", "away", or "" for a draw.')
+    winner_side = serializers.CharField(read_only=True, help_text='"home", "away", or "" for a draw or nobody.')
+    match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True,
+                                     help_text="The online match it comes from, or that the decision was taken on.")
 
     class Meta:
         model = Result
@@ -320,30 +341,17 @@ class ResultSerializer(serializers.ModelSerializer):
             "outcome", "outcome_side", "table_home_goals", "table_away_goals",
             "home_et_goals", "away_et_goals", "home_shootout", "away_shootout",
             "home_discipline", "away_discipline",
-            "home_goals", "away_goals", "winner_side", "official", "recorded_at", "adjudicated_at",
+            "home_goals", "away_goals", "winner_side", "official", "source", "reason", "match",
+            "recorded_at", "adjudicated_at",
         ]
         read_only_fields = fields
 
 
 def fixture_result(fixture: Fixture) -> Result | None:
-    match = getattr(fixture, "match", None) if _has_match(fixture) else None
-    return getattr(match, "result", None) if match is not None and _has_result(match) else None
-
-
-def _has_match(fixture) -> bool:
     try:
-        fixture.match  # noqa: B018 - a reverse one-to-one raises when absent
-    except Exception:  # noqa: BLE001 - RelatedObjectDoesNotExist
-        return False
-    return True
-
-
-def _has_result(match) -> bool:
-    try:
-        match.result  # noqa: B018
-    except Exception:  # noqa: BLE001
-        return False
-    return True
+        return fixture.result
+    except Fixture.result.RelatedObjectDoesNotExist:
+        return None
 
 
 class FixtureSerializer(serializers.ModelSerializer):
@@ -358,12 +366,22 @@ class FixtureSerializer(serializers.ModelSerializer):
     winner_to_slot = serializers.CharField(
         read_only=True, help_text='Knockout: "home" or "away" slot of ``winner_to`` the winner fills.'
     )
+    venue = serializers.ChoiceField(source="effective_venue", choices=Venue.choices, read_only=True,
+                                    help_text="Where it is played: the fixture's own venue, or its competition's.")
+    checkin_opens_at = serializers.DateTimeField(read_only=True, allow_null=True,
+                                                 help_text="Online: when check-in opens (the kick-off minus the "
+                                                           "competition's checkin_opens_minutes).")
+    checkin_closes_at = serializers.DateTimeField(read_only=True, allow_null=True,
+                                                  help_text="Online: the kick-off plus the check-in grace.")
+    match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True,
+                                     help_text="The id of its online match, once set up.")
 
     class Meta:
         model = Fixture
         fields = [
             "id", "competition", "stage", "round", "round_name", "group", "position", "label",
-            "home", "away", "date", "status", "winner_to", "winner_to_slot", "result",
+            "home", "away", "date", "kickoff_at", "venue", "checkin_opens_at", "checkin_closes_at", "match",
+            "status", "winner_to", "winner_to_slot", "result",
         ]
         read_only_fields = fields
 
@@ -376,11 +394,11 @@ class FixtureSerializer(serializers.ModelSerializer):
 class ResultListSerializer(ResultSerializer):
     """A result with its fixture, for the results list."""
 
-    fixture = serializers.IntegerField(source="match.fixture_id", read_only=True)
-    competition = serializers.CharField(source="match.fixture.competition.slug", read_only=True)
-    home = serializers.CharField(source="match.fixture.home.name", read_only=True, default=None)
-    away = serializers.CharField(source="match.fixture.away.name", read_only=True, default=None)
-    date = serializers.DateField(source="match.fixture.date", read_only=True)
+    fixture = serializers.IntegerField(source="fixture_id", read_only=True)
+    competition = serializers.CharField(source="fixture.competition.slug", read_only=True)
+    home = serializers.CharField(source="fixture.home.name", read_only=True, default=None)
+    away = serializers.CharField(source="fixture.away.name", read_only=True, default=None)
+    date = serializers.DateField(source="fixture.date", read_only=True)
 
     class Meta(ResultSerializer.Meta):
         fields = ["id", "fixture", "competition", "date", "home", "away", *ResultSerializer.Meta.fields]
@@ -388,16 +406,20 @@ class ResultListSerializer(ResultSerializer):
 
 
 class ResultRecordSerializer(serializers.Serializer):
-    """What an organiser records from the table. The official score is computed, never sent."""
+    """What an organiser records from the table. The official score is computed, never sent.
+    A walkover needs only its side (``both``: a double no-show); a played match or a
+    disqualification needs the goals (a disqualification's: the score at that moment)."""
 
     outcome = serializers.ChoiceField(choices=Outcome.choices, default="played",
                                       help_text="played, walkover or disqualification (a bye is never recorded).")
     outcome_side = serializers.ChoiceField(
         choices=Side.choices, required=False, allow_blank=True, default="",
-        help_text="Walkover: the side that did not show. Disqualification: the side disqualified.",
+        help_text="Walkover: the side that did not show (both: a double no-show). Disqualification: the side "
+                  "disqualified.",
     )
-    home_goals = serializers.IntegerField(min_value=0, max_value=99, help_text="Regulation time, on the table.")
-    away_goals = serializers.IntegerField(min_value=0, max_value=99)
+    home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False,
+                                          help_text="Regulation time, on the table (not for a walkover).")
+    away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False)
     home_et_goals = serializers.IntegerField(min_value=0, max_value=99, default=0)
     away_et_goals = serializers.IntegerField(min_value=0, max_value=99, default=0)
     home_shootout = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True, default=None)
@@ -405,10 +427,82 @@ class ResultRecordSerializer(serializers.Serializer):
     home_discipline = serializers.IntegerField(min_value=0, max_value=99, default=0)
     away_discipline = serializers.IntegerField(min_value=0, max_value=99, default=0)
 
+    cascade = serializers.BooleanField(
+        default=False, help_text="In a knockout, when the winner has played on: put the later fixtures it changes "
+                                 "back to scheduled with their new entrant (their results kept in the history).")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=1000,
+                                   help_text="Why (kept in the fixture's history).")
+
     def validate_outcome(self, value):
         if value == Outcome.BYE:
             raise serializers.ValidationError("a bye is made by the draw, not recorded")
         return value
+
+    def validate(self, attrs):
+        if attrs.get("outcome") == Outcome.WALKOVER:
+            for name in ("home_goals", "away_goals", "home_et_goals", "away_et_goals"):
+                attrs[name] = 0
+            attrs["home_shootout"] = attrs["away_shootout"] = None
+            return attrs
+        missing = {name: ["This field is required."] for name in ("home_goals", "away_goals") if name not in attrs}
+        if missing:
+            raise serializers.ValidationError(missing)
+        if attrs.get("outcome_side") == Side.BOTH:
+            raise serializers.ValidationError({"outcome_side": ["both is only a walkover: a double no-show"]})
+        return attrs
+
+
+DECISION_OUTCOMES = [(Outcome.WALKOVER.value, Outcome.WALKOVER.label),
+                     (Outcome.DISQUALIFICATION.value, Outcome.DISQUALIFICATION.label)]
+
+
+class DecisionSerializer(serializers.Serializer):
+    """An organiser's decision on an online fixture; it overrides the match's log."""
+
+    outcome = serializers.ChoiceField(choices=DECISION_OUTCOMES, help_text="walkover or disqualification")
+    outcome_side = serializers.ChoiceField(choices=Side.choices,
+                                           help_text="The side that did not show (both: a double no-show), "
+                                                     "or the side disqualified.")
+    reason = serializers.CharField(max_length=1000, help_text="Why; kept with the result and shown on the fixture.")
+    cascade = serializers.BooleanField(default=False)
+
+    def validate(self, attrs):
+        if attrs["outcome"] == Outcome.DISQUALIFICATION and attrs["outcome_side"] == Side.BOTH:
+            raise serializers.ValidationError({"outcome_side": ["a disqualification is of one side"]})
+        if not attrs["reason"].strip():
+            raise serializers.ValidationError({"reason": ["give the reason for this decision"]})
+        return attrs
+
+
+class AnnulMatchSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, help_text="Why; kept in the fixture's history.")
+    cascade = serializers.BooleanField(default=False)
+
+    def validate_reason(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("give the reason for annulling the match")
+        return value
+
+
+class RescheduleSerializer(serializers.Serializer):
+    kickoff_at = serializers.DateTimeField(help_text="ISO 8601 with its offset, e.g. 2026-12-05T18:00:00-03:00.")
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+    def validate_kickoff_at(self, value):
+        if value.tzinfo is None:
+            raise serializers.ValidationError("give the time with its UTC offset or Z")
+        if not 1900 <= value.year <= 2200:
+            raise serializers.ValidationError("give a year from 1900 to 2200")
+        return value
+
+
+class FixtureChangeSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.get_username", read_only=True, default=None)
+
+    class Meta:
+        model = FixtureChange
+        fields = ["id", "kind", "at", "by", "reason", "before", "after"]
+        read_only_fields = fields
 
 
 class WithdrawSerializer(serializers.Serializer):
@@ -431,7 +525,7 @@ class StandingRowSerializer(serializers.ModelSerializer):
         fields = [
             "position", "entrant", "entrant_id", "club", "played", "won", "drawn", "lost",
             "goals_for", "goals_against", "goal_difference", "points", "discipline",
-            "tiebreak", "tiebreak_criterion", "withdrawn",
+            "tiebreak", "tiebreak_criterion", "shared", "withdrawn",
         ]
         read_only_fields = fields
 

@@ -1,7 +1,9 @@
-"""API views. Reads are open to everyone; writes go through ``leagues``/``matches`` services.
+"""API views. Reads are open to everyone; writes go through ``leagues`` services.
 
 A user error raised by a service (``ScheduleError``, ``EntrantError``, ``ResultError``) becomes
-a 400 naming the field; anything else is a bug and stays a 500.
+a 400 naming the field; a state that refuses the change (``ResultConflict``, ``PlayError``,
+``Busy``) its own status (409, 403) with ``{"error": CODE, "detail": SENTENCE}``; anything
+else is a bug and stays a 500.
 """
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ from contextlib import contextmanager
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, ProtectedError, Q
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from leagues.models import (
@@ -23,32 +26,59 @@ from leagues.models import (
     Entrant,
     Fixture,
     Player,
+    Result,
     Round,
     Season,
     Stage,
     Standing,
 )
+from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.services import online as fixture_online
 from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.locks import Busy
+from leagues.services.results import (
+    ResultConflict,
+    decision_record,
+    match_annul_decision,
+    result_record,
+)
+from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
-from matches.models import Result
-from matches.official import ResultError
-from matches.services.results import result_record
+from matches.services.online import match_public
+from matches.services.play import PlayError
 
 from . import filters, serializers
 from .permissions import OrganiserOrReadOnly
 
 
+class Refused(APIException):
+    """A change the current state refuses: its status (409, 403) and ``{"error", "detail"}``."""
+
+    def __init__(self, status_code: int, body: dict):
+        super().__init__(body.get("detail", ""))
+        self.status_code = status_code
+        self.detail = body
+
+
 @contextmanager
 def user_errors(default_field: str):
-    """Turns a service's user error into a 400 naming the field (``ResultError`` names its own)."""
+    """Turns a service's user error into a 400 naming the field (``ResultError`` names its own),
+    and a refusal of the current state into its status with ``{"error", "detail"}``."""
     try:
         yield
     except ResultError as exc:
         raise ValidationError({exc.field: [exc.message]}) from exc
     except (ScheduleError, EntrantError) as exc:
         raise ValidationError({getattr(exc, "field", None) or default_field: [str(exc)]}) from exc
+    except (ResultConflict, PlayError) as exc:
+        raise Refused(exc.status_code, exc.to_json()) from exc
+    except Busy as exc:
+        raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
+
+
+CONFLICT = OpenApiResponse(description='The state refuses it: {"error": CODE, "detail": SENTENCE}.')
 
 
 class ApiMixin:
@@ -131,9 +161,19 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         )
 
     def perform_create(self, serializer):
-        with transaction.atomic():
-            competition = serializer.save()
-            competition.organisers.add(self.request.user)
+        slug_given = "slug" in self.request.data if hasattr(self.request.data, "__contains__") else False
+        for attempt in range(5):
+            try:
+                with transaction.atomic():
+                    competition = serializer.save()
+                    competition.organisers.add(self.request.user)
+                return
+            except IntegrityError as exc:  # the same slug taken by a request at the same moment
+                if slug_given or not Competition.objects.filter(slug=serializer.validated_data["slug"]).exists():
+                    raise ValidationError({"slug": ["a competition with this slug exists already"]}) from exc
+                base = serializer.validated_data["slug"]
+                serializer.validated_data["slug"] = f"{base[:70]}-{attempt + 2}"
+        raise ValidationError({"slug": ["a competition with this slug exists already"]})
 
     def perform_update(self, serializer):
         try:
@@ -171,7 +211,8 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
     @action(detail=True, methods=["post"], url_path="recompute-standings", pagination_class=None, filter_backends=[])
     def recompute_standings(self, request, slug=None):
         competition = self.get_object()
-        standings_recompute(competition_id=competition.pk)
+        with user_errors("competition"):
+            standings_recompute(competition_id=competition.pk, force=True)
         return Response(serializers.StandingsSerializer(standings_payload(competition)).data)
 
 
@@ -179,7 +220,7 @@ def standings_payload(competition: Competition) -> dict:
     rows = (
         Standing.objects.filter(competition=competition)
         .select_related("entrant__club", "group")
-        .order_by("group__name", "position")
+        .order_by("group__name", "position", "entrant__name")
     )
     tables: list[dict] = []
     by_group: dict = {}
@@ -201,7 +242,7 @@ def standings_payload(competition: Competition) -> dict:
 
 def fixture_queryset():
     return Fixture.objects.select_related(
-        "competition", "round__stage", "group", "home__club", "away__club", "match__result"
+        "competition", "round__stage", "group", "home__club", "away__club", "result"
     )
 
 
@@ -267,6 +308,7 @@ class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
         entrant = self.get_object()
         with user_errors("withdrawn_at"):
             entrant = entrant_withdraw(entrant=entrant, by=request.user)
+        entrant.refresh_from_db()
         return Response(self.get_serializer(entrant).data)
 
 
@@ -292,16 +334,20 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.FixtureSerializer
     filterset_class = filters.FixtureFilter
     search_fields = ["home__name", "away__name", "label"]
-    ordering_fields = ["date", "round__number", "position"]
+    ordering_fields = ["date", "kickoff_at", "round__number", "position"]
 
     def get_queryset(self):
-        return fixture_queryset().order_by("date", "competition", "round__stage__order", "round__number",
+        return fixture_queryset().order_by("kickoff_at", "date", "competition", "round__stage__order", "round__number",
                                            "group__name", "position", "pk")
 
+    def _fixture_response(self, fixture_id: int, code: int = status.HTTP_200_OK) -> Response:
+        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture_id)).data, status=code)
+
     @extend_schema(
-        summary="Record (or correct) the result of a fixture played at the table",
+        summary="Record (or correct) the result of a fixture played at a real table",
         request=serializers.ResultRecordSerializer,
-        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named.")},
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   409: CONFLICT},
     )
     @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer)
     def result(self, request, pk=None):
@@ -310,20 +356,88 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         with user_errors("fixture"):
             result_record(fixture=fixture, recorded_by=request.user, **data.validated_data)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+        return self._fixture_response(fixture.pk)
+
+    @extend_schema(
+        summary="An organiser's decision on an online fixture: a walkover or a disqualification; it overrides "
+                "the match's log",
+        request=serializers.DecisionSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], serializer_class=serializers.DecisionSerializer)
+    def decision(self, request, pk=None):
+        fixture = self.get_object()
+        data = serializers.DecisionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with user_errors("fixture"):
+            decision_record(fixture=fixture, decided_by=request.user, **data.validated_data)
+        return self._fixture_response(fixture.pk)
+
+    @extend_schema(
+        summary="Annul the fixture's online match, to be replayed (its result, if any, is struck)",
+        request=serializers.AnnulMatchSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], url_path="annul-match", serializer_class=serializers.AnnulMatchSerializer)
+    def annul_match(self, request, pk=None):
+        fixture = self.get_object()
+        data = serializers.AnnulMatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with user_errors("fixture"):
+            match_annul_decision(fixture=fixture, decided_by=request.user, **data.validated_data)
+        return self._fixture_response(fixture.pk)
+
+    @extend_schema(
+        summary="Move the fixture's kick-off",
+        request=serializers.RescheduleSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], serializer_class=serializers.RescheduleSerializer)
+    def reschedule(self, request, pk=None):
+        fixture = self.get_object()
+        data = serializers.RescheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with user_errors("kickoff_at"):
+            fixture_reschedule(fixture=fixture, by=request.user, **data.validated_data)
+        return self._fixture_response(fixture.pk)
+
+    @extend_schema(
+        summary="Check in, as one of the fixture's two players, to play it online (inside its window)",
+        request=None,
+        responses={200: OpenApiResponse(description="The online match: its status, check-ins and state."),
+                   403: CONFLICT, 409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
+    def check_in(self, request, pk=None):
+        fixture = self.get_object()
+        with user_errors("fixture"):
+            match = fixture_online.fixture_check_in(fixture=fixture, user=request.user, now=timezone.now())
+        return Response(match_public(match, user=request.user))
+
+    @extend_schema(summary="The fixture's history: every accepted change of its result, entrants and kick-off "
+                           "(organisers)", responses=serializers.FixtureChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def history(self, request, pk=None):
+        fixture = self.get_object()
+        if not can_manage_competition(request.user, fixture.competition):
+            raise PermissionDenied(OrganiserOrReadOnly.message)
+        changes = fixture.changes.select_related("by").order_by("-at", "-pk")
+        return Response(serializers.FixtureChangeSerializer(changes, many=True).data)
 
 
 @extend_schema_view(list=extend_schema(summary="Results"), retrieve=extend_schema(summary="A result"))
 class ResultViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.ResultListSerializer
     filterset_class = filters.ResultFilter
-    ordering_fields = ["recorded_at", "adjudicated_at", "match__fixture__date"]
+    ordering_fields = ["recorded_at", "adjudicated_at", "fixture__date"]
 
     def get_queryset(self):
         return (
-            Result.objects.filter(match__fixture__isnull=False)
-            .select_related("match__fixture__competition", "match__fixture__home", "match__fixture__away")
-            .order_by("-match__fixture__date", "-recorded_at", "-pk")
+            Result.objects.select_related("fixture__competition", "fixture__home", "fixture__away")
+            .order_by("-fixture__date", "-recorded_at", "-pk")
         )
 
 

@@ -1,10 +1,21 @@
 """A demo federation: clubs, players with accounts, the current season, a league and a cup,
-part-played, with standings. Deterministic (a fixed random seed) so every demo looks the same."""
+part-played, with standings. Deterministic (a fixed random seed) so every demo looks the same.
+
+The league is played online. In the first round with open fixtures (``demo_online``):
+
+- a live computer-against-computer match that anyone can watch; with ``make run`` (no worker,
+  no beat) it is driven by the board's polls (``matches.services.spectating``);
+- the fixture of the league's first seed (Ana Ferreira) against the computer, and the other
+  fixtures of the round between two players (the README's two-player walkthrough), kick off a
+  few minutes after the demo is loaded, so their check-in windows are open at once.
+
+``demo_reopen`` (``load_demo --if-empty``, so every ``make run``) moves those kick-offs again when
+their match has not started, so a newcomer can always check in at once."""
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -13,10 +24,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season
+from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.online import fixture_match_setup
+from leagues.services.results import result_record
+from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
+from matches.models import Match
+from matches.services import online
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"
@@ -66,9 +82,7 @@ def current_season_dates(today: date) -> tuple[date, date, str]:
 
 @transaction.atomic
 def demo_load(*, today: date | None = None) -> DemoSummary:
-    """Builds the demo federation. Results are adjudicated in-process, then standings stored."""
-    from matches.services.results import match_adjudicate, result_record
-
+    """Builds the demo federation: results official at once, then standings stored."""
     today = today or timezone.localdate()
     rng = random.Random(2024)
     User = get_user_model()
@@ -121,18 +135,17 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
             kwargs = {}
             if knockout and home == away:
                 kwargs = {"home_shootout": 4, "away_shootout": 3} if rng.random() < 0.5 else {"home_shootout": 2, "away_shootout": 4}
-            result = result_record(
-                fixture=fixture, home_goals=home, away_goals=away, recorded_by=admin, adjudicate=False,
+            result_record(
+                fixture=fixture, home_goals=home, away_goals=away, recorded_by=admin,
                 home_discipline=rng.choice([0, 0, 0, 1]), away_discipline=rng.choice([0, 0, 0, 1]), **kwargs,
             )
-            match_adjudicate(match_id=result.match_id, enqueue_standings=False)
 
     # Dated around today: the played rounds lie in the past, the next round a few days ahead.
     league, created = Competition.objects.get_or_create(
         slug=f"liga-{slugify(label)}",
         defaults={"name": f"Liga Botonera {label}", "season": season, "format": Competition.Format.LEAGUE,
                   "tiebreak_preset": "fistf", "first_date": max(start, today - timedelta(days=4 * 7 - 3)),
-                  "days_between_rounds": 7,
+                  "days_between_rounds": 7, "venue": Venue.ONLINE, "time_zone": "Europe/Lisbon",
                   "rule_set": Competition.RuleSet.ONE_TOUCH, "lots_seed": 20240901},
     )
     if created:
@@ -146,7 +159,7 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
         slug=f"taca-{slugify(label)}",
         defaults={"name": f"Taça da Federação {label}", "season": season, "format": Competition.Format.KNOCKOUT,
                   "third_place_match": True, "first_date": max(start, today - timedelta(days=14 - 5)),
-                  "days_between_rounds": 14,
+                  "days_between_rounds": 14, "time_zone": "America/Sao_Paulo",
                   "rule_set": Competition.RuleSet.MBS, "lots_seed": 20240902},
     )
     if created:
@@ -156,9 +169,86 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
-    from matches.services.demo import demo_online
-
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
-        standings_recompute(competition_id=competition.pk)
+        standings_recompute(competition_id=competition.pk, force=True)
     return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug])
+
+
+DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: open at once
+
+
+@dataclass
+class DemoOnline:
+    bot_match: Match | None
+    visitor_fixture: Fixture | None
+
+
+def _demo_round(competition: Competition) -> list[Fixture]:
+    """The open fixtures of the league's first round that still has some."""
+    fixtures = list(competition.fixtures.filter(status=Fixture.Status.SCHEDULED, home__isnull=False,
+                                                away__isnull=False)
+                    .select_related("round", "home__player__user", "away__player__user")
+                    .order_by("round__number", "position"))
+    return [f for f in fixtures if f.round_id == fixtures[0].round_id] if fixtures else []
+
+
+def demo_online(*, competition: Competition, now: datetime | None = None, bot_match: bool = True) -> DemoOnline:
+    """Opens the check-in of the demo round's fixtures that nobody has started (their kick-off a
+    few minutes from ``now``), sets up the visitor's fixture against the computer, and (with
+    ``bot_match``) the live bot match (see the module's docstring)."""
+    now = now or timezone.now()
+    in_round = _demo_round(competition)
+    if not in_round:
+        return DemoOnline(None, None)
+    seed_one = min((e for f in in_round for e in (f.home, f.away) if e.player_id and e.player.user_id),
+                   key=lambda e: (e.seed or 999, e.pk), default=None)
+    visitor_fixture = next((f for f in in_round if seed_one in (f.home, f.away)), None)
+    bot_fixture = next((f for f in in_round if f is not visitor_fixture), None) if bot_match else None
+    live_bot = None
+    with transaction.atomic():
+        for fixture in in_round:
+            if _started_by_people(fixture):
+                continue
+            if fixture.match_id is not None:  # set up for the computer only: set up afresh
+                annul_unstarted(fixture, now)
+            fixture_reschedule(fixture=fixture, kickoff_at=now if fixture is bot_fixture else now + DEMO_KICKOFF_IN,
+                               reason="The demo: playable now.", now=now)
+        if visitor_fixture is not None and not _started_by_people(visitor_fixture):
+            computer = "away" if visitor_fixture.home_id == seed_one.pk else "home"
+            fixture_match_setup(fixture=visitor_fixture, computer_sides=(computer,), now=now)
+        if bot_fixture is not None:
+            live_bot = fixture_match_setup(fixture=bot_fixture, computer_sides=("home", "away"), now=now)
+            # nobody plays in the computer's place: the players' accounts only watch it
+            Match.objects.filter(pk=live_bot.pk).update(home_user=None, away_user=None)
+            live_bot.refresh_from_db()
+    return DemoOnline(live_bot, visitor_fixture)
+
+
+def _started_by_people(fixture: Fixture) -> bool:
+    match = fixture.match if fixture.match_id else None
+    if match is None or match.status in (Match.Status.SCHEDULED, Match.Status.CANCELLED):
+        return False
+    if match.status != Match.Status.CHECKED_IN:
+        return True
+    return any(getattr(match, f"{side}_checked_in_at") and side not in match.computer_sides
+               for side in ("home", "away"))
+
+
+def annul_unstarted(fixture: Fixture, now: datetime) -> None:
+    """Drops a demo fixture's match that only the computer has checked in to."""
+    online.match_annul(match_id=fixture.match_id, now=now)
+    Fixture.objects.filter(pk=fixture.pk).update(match=None)
+    fixture.match = None
+
+
+def demo_reopen(*, now: datetime | None = None) -> int:
+    """Opens again the check-in of the demo league's playable fixtures (every ``make run``):
+    those nobody has started kick off a few minutes from ``now``. Returns how many fixtures the
+    demo round has open."""
+    now = now or timezone.now()
+    league = Competition.objects.filter(slug__startswith="liga-", venue=Venue.ONLINE).order_by("-created_at").first()
+    if league is None:
+        return 0
+    demo_online(competition=league, now=now, bot_match=False)
+    return len(_demo_round(league))

@@ -3,17 +3,28 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from leagues.models import Club, Competition, Entrant, Fixture, Player
+from leagues.models import Club, Competition, Entrant, Fixture, FixtureChange, Player, Result
+from leagues.official import Recorded
+from leagues.services.history import change_record, fixture_state
+from leagues.services.locks import lock_competition, retry_conflicts
+from leagues.services.results import ResultConflict, lock_match, official_for, result_write, settle
 
 
 class EntrantError(ValueError):
-    """An entry or withdrawal a user asked for that cannot be done."""
+    """An entry or withdrawal a user asked for that cannot be done; ``field`` names the input
+    to blame, when one is."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
+@retry_conflicts
 def entrant_add(
     *,
     competition: Competition,
@@ -22,58 +33,100 @@ def entrant_add(
     club: Club | None = None,
     seed: int | None = None,
 ) -> Entrant:
-    """Enters a player (representing ``club``, by default their club today) or just a name."""
+    """Enters a player (representing ``club``, by default their club today) or just a name.
+
+    Under the competition's lock: once the fixtures are made (even by a request that was making
+    them at the same moment), entrants can no longer join. Raises ``EntrantError`` naming the
+    field for a name, player or seed already taken."""
     if player is not None:
         club = club or player.club_on(timezone.localdate())
         name = name or (f"{player.full_name} ({club.name})" if club else player.full_name)
     if not name:
-        raise EntrantError("an entrant needs a player or a name")
-    if competition.fixtures.exists():
-        raise EntrantError("the fixtures are made already; entrants can no longer join")
-    return Entrant.objects.create(competition=competition, name=name, player=player, club=club, seed=seed)
+        raise EntrantError(_("an entrant needs a player or a name"), field="name")
+    with transaction.atomic():
+        competition = lock_competition(competition.pk)
+        if competition.fixtures.exists():
+            raise EntrantError(_("the fixtures are made already; entrants can no longer join"), field="competition")
+        others = competition.entrants.all()
+        if others.filter(name=name).exists():
+            raise EntrantError(_("another entrant has this name"), field="name")
+        if player is not None and others.filter(player=player).exists():
+            raise EntrantError(_("this player is entered already"), field="player")
+        if seed is not None and others.filter(seed=seed).exists():
+            raise EntrantError(_("another entrant has this seed"), field="seed")
+        try:
+            with transaction.atomic():
+                return Entrant.objects.create(competition=competition, name=name, player=player, club=club, seed=seed)
+        except IntegrityError as exc:  # the constraints hold what the checks above missed
+            raise EntrantError(_("this entrant contradicts another one (name, player or seed)"), field="name") from exc
 
 
-def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None) -> Entrant:
+@retry_conflicts
+def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, reason: str = "") -> Entrant:
     """Withdraws ``entrant`` and applies its competition's withdrawal policy (§4):
 
     - ``annul``: its results are struck out (fixtures annulled, the open ones cancelled), and
       it leaves the standings;
     - ``forfeit_remaining``: its open fixtures become walkovers against it; past results stand.
 
-    In a knockout its open fixture is a walkover whichever the policy, so the opponent goes
-    through. Standings are recomputed after commit. Raises ``EntrantError`` if already withdrawn.
-    """
-    from leagues.tasks import recompute_standings
-    from matches.services.results import match_adjudicate, result_record
-
+    In a knockout its open fixture with a known opponent is a walkover whichever the policy (a
+    double walkover when the opponent withdrew too); later slots it holds are emptied by the
+    bracket, whose next opponent goes through. A withdrawn entrant never qualifies from a group.
+    Raises ``EntrantError`` if already withdrawn, and ``ResultConflict`` (409) while one of its
+    fixtures is being played online (annul that match first)."""
     now = now or timezone.now()
     with transaction.atomic():
-        entrant = Entrant.objects.select_for_update(of=("self",)).select_related("competition").get(pk=entrant.pk)
+        competition = lock_competition(entrant.competition_id)
+        entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if entrant.withdrawn:
-            raise EntrantError(f"{entrant} has withdrawn already")
+            raise EntrantError(_("%(entrant)s has withdrawn already") % {"entrant": entrant}, field="withdrawn_at")
         entrant.withdrawn_at = now
         entrant.save(update_fields=["withdrawn_at"])
-        competition = entrant.competition
         annul = competition.withdrawal_policy == Competition.WithdrawalPolicy.ANNUL
         fixtures = (
             Fixture.objects.select_for_update(of=("self",))
             .filter(Q(home=entrant) | Q(away=entrant), competition=competition)
-            .select_related("round__stage")
-            .order_by("round__stage__order", "round__number", "position")
+            .select_related("round__stage", "home", "away")
+            .order_by("pk")
         )
+        reason = reason or _("%(entrant)s withdrew.") % {"entrant": entrant}
         for fixture in fixtures:
+            fixture.competition = competition
             knockout = fixture.is_knockout
+            match = lock_match(fixture)
             if fixture.status in Fixture.OPEN:
+                if match is not None and match.is_started:
+                    raise ResultConflict(
+                        "match_under_way",
+                        _("%(fixture)s is played online and its match has started: wait for its result, "
+                          "or annul the match, before the withdrawal") % {"fixture": fixture}, match=match.pk)
                 if fixture.home_id and fixture.away_id and (knockout or not annul):
-                    side = "home" if fixture.home_id == entrant.pk else "away"
-                    result = result_record(
-                        fixture=fixture, home_goals=0, away_goals=0, outcome="walkover",
-                        outcome_side=side, recorded_by=by, now=now, adjudicate=False,
-                    )
-                    match_adjudicate(match_id=result.match_id, now=now, enqueue_standings=False)
+                    _walkover(fixture, entrant, by=by, now=now, reason=reason)
                 elif not knockout:
+                    before = fixture_state(fixture, result=None)
                     fixture.set_status(Fixture.Status.CANCELLED, by=by, now=now)
+                    change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,
+                                  after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
             elif annul and not knockout and fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+                before = fixture_state(fixture)
                 fixture.set_status(Fixture.Status.ANNULLED, by=by, now=now)
-        recompute_standings.delay_on_commit(competition.pk)
+                change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,
+                              after=fixture_state(fixture), by=by, reason=reason, now=now)
+        settle(competition=competition, by=by, now=now, reason=reason)
     return entrant
+
+
+def _walkover(fixture: Fixture, entrant: Entrant, *, by, now: datetime, reason: str) -> None:
+    """The withdrawn ``entrant`` loses ``fixture`` by walkover; both sides withdrawn: a double
+    walkover that sends nobody on."""
+    side = "home" if fixture.home_id == entrant.pk else "away"
+    other = fixture.away if side == "home" else fixture.home
+    if other is not None and other.withdrawn_at is not None:
+        side = "both"
+    recorded = Recorded(home_goals=0, away_goals=0, outcome="walkover", outcome_side=side)
+    official = official_for(fixture, recorded)
+    before = fixture_state(fixture)
+    result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.WITHDRAWAL,
+                          match=None, discipline=(0, 0), by=by, now=now, reason=reason)
+    change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,
+                  after=fixture_state(fixture, result=result), by=by, reason=reason, now=now)

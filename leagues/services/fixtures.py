@@ -1,8 +1,15 @@
 """Writes the schedule of a competition: stages, groups, rounds and fixtures (§2).
 
-Pairings come from the pure ``leagues.scheduling``; this module only stores them. A knockout
-fixture that waits for an earlier one has empty slots and points forward with ``winner_to``
-(and ``loser_to`` for the third-place match); ``bracket_advance`` fills them.
+Pairings come from the pure ``leagues.scheduling``; this module only stores them. Each round is
+dated from the competition's first date and days between rounds, and each fixture kicks off at
+the competition's default time of day in its time zone (``kickoff_at``). A knockout fixture
+that waits for an earlier one has empty slots and points forward with ``winner_to`` (and
+``loser_to`` for the third-place match); the first knockout round after groups names its group
+places (``home_source`` "A1"). Who fills the slots is derived from the results
+(``leagues.services.bracket``), never stored by hand.
+
+Generating locks the competition and then its entrants: an entrant added meanwhile waits for the
+lock and then finds the fixtures made (and is refused with a clear message).
 """
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from leagues import scheduling
 from leagues.models import (
@@ -24,6 +32,8 @@ from leagues.models import (
     Round,
     Stage,
 )
+from leagues.services import bracket
+from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 
 
 class ScheduleError(ValueError):
@@ -55,26 +65,32 @@ def entrants_in_seed_order(*, competition: Competition) -> list[Entrant]:
     return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, e.name))
 
 
+@retry_conflicts
 @transaction.atomic
 def fixtures_generate(*, competition: Competition, now: datetime | None = None) -> list[Fixture]:
     """Creates every stage, round and fixture of ``competition`` from its entrants and format.
 
     Raises ``ScheduleError`` when fixtures exist already or the entrants cannot make the format.
     """
-    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    competition = lock_competition(competition.pk)
     if competition.fixtures.exists():
-        raise ScheduleError("this competition has fixtures already")
+        raise ScheduleError(_("this competition has fixtures already"))
+    list(Entrant.objects.select_for_update().filter(competition=competition).values_list("pk"))
     entrants = entrants_in_seed_order(competition=competition)
     if len(entrants) < 2:
-        raise ScheduleError("a competition needs at least 2 entrants")
+        raise ScheduleError(_("a competition needs at least 2 entrants"))
     _check_dates(competition)
     now = now or timezone.now()
     try:
-        return _generate(competition, entrants, now)
+        fixtures = _generate(competition, entrants, now)
     except OverflowError as exc:  # a round dated past the calendar's end
         raise ScheduleError("the rounds would be dated past the end of the calendar: "
                             "choose an earlier first date or fewer days between rounds",
                             field="first_date") from exc
+    if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
+        bracket.bracket_apply(bracket.bracket_plan(competition=competition, qualifiers={}), now=now)
+    results_changed(competition.pk)
+    return fixtures
 
 
 def _generate(competition: Competition, entrants: list[Entrant], now: datetime) -> list[Fixture]:
@@ -108,7 +124,7 @@ def _round_robin(
         for position, (home, away) in enumerate(boards):
             fixtures.append(Fixture.objects.create(
                 competition=stage.competition, round=rnd, group=group, position=position,
-                home=home, away=away, date=rnd.date,
+                home=home, away=away, date=rnd.date, kickoff_at=stage.competition.kickoff_on(rnd.date),
                 status=Fixture.Status.BYE if away is None else Fixture.Status.SCHEDULED,
                 status_changed_at=now,
             ))
@@ -122,9 +138,11 @@ def _bracket(
     third_place: bool,
     now: datetime,
     labels: Sequence[str] = (),
+    sources: Sequence[tuple[str, str]] = (),
 ) -> list[Fixture]:
     """Stores a bracket whose first round is ``first`` (a ``None`` slot is a bye, or, with
-    ``labels``, a place still to be decided) and the empty rounds after it."""
+    ``sources``, a group place still to be decided, e.g. ("A1", "B2")) and the empty rounds
+    after it."""
     rounds = (len(first) * 2).bit_length() - 1
     names = scheduling.knockout_round_names(rounds)
     by_round: list[list[Fixture]] = []
@@ -134,6 +152,7 @@ def _bracket(
         by_round.append([
             Fixture.objects.create(
                 competition=stage.competition, round=rnd, position=position, date=rnd.date,
+                kickoff_at=stage.competition.kickoff_on(rnd.date),
                 label="Final" if count == 1 else "", status_changed_at=now,
             )
             for position in range(count)
@@ -142,6 +161,7 @@ def _bracket(
         final_round = by_round[-1][0].round
         third = Fixture.objects.create(
             competition=stage.competition, round=final_round, position=1, date=final_round.date,
+            kickoff_at=stage.competition.kickoff_on(final_round.date),
             label="Third-place match", status_changed_at=now,
         )
         for slot, semi in zip((Fixture.Slot.HOME, Fixture.Slot.AWAY), by_round[-2], strict=True):
@@ -154,15 +174,14 @@ def _bracket(
             fixture.save(update_fields=["winner_to", "winner_to_slot"])
     for position, (fixture, (home, away)) in enumerate(zip(by_round[0], first, strict=True)):
         fixture.home, fixture.away = home, away
-        if labels:
+        if sources:
             fixture.label = labels[position]
+            fixture.home_source, fixture.away_source = sources[position]
         elif (home is None) != (away is None):
-            # A bye: the seeded entrant goes straight through.
+            # A bye: the seeded entrant goes straight through (the bracket moves it on).
             fixture.home, fixture.away = home or away, None
             fixture.status = Fixture.Status.BYE
-        fixture.save(update_fields=["home", "away", "label", "status"])
-        if fixture.status == Fixture.Status.BYE:
-            bracket_advance(fixture=fixture, winner=fixture.home, loser=None)
+        fixture.save(update_fields=["home", "away", "label", "status", "home_source", "away_source"])
     return [f for fixtures in by_round for f in fixtures]
 
 
@@ -181,28 +200,10 @@ def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, 
         group.entrants.set(members)
         fixtures += _round_robin(stage, group, members, double=competition.double_round_robin, now=now)
     knockout = Stage.objects.create(competition=competition, order=2, name="Knockout", kind=Stage.Kind.KNOCKOUT)
-    labels = [
-        f"{scheduling.group_letter(a)}{pa} v {scheduling.group_letter(b)}{pb}" for (a, pa), (b, pb) in pairs
+    sources = [
+        (f"{scheduling.group_letter(a)}{pa}", f"{scheduling.group_letter(b)}{pb}") for (a, pa), (b, pb) in pairs
     ]
+    labels = [f"{home} v {away}" for home, away in sources]
     first = [(None, None)] * len(pairs)
-    return fixtures + _bracket(knockout, first, third_place=competition.third_place_match, now=now, labels=labels)
-
-
-def bracket_advance(*, fixture: Fixture, winner: Entrant | None, loser: Entrant | None) -> None:
-    """Puts the winner (and, for a third-place match, the loser) of ``fixture`` in their next
-    fixtures' slots. Raises ``ScheduleError`` when the next fixture already has a result with
-    somebody else in that slot."""
-    for target_id, slot, who in (
-        (fixture.winner_to_id, fixture.winner_to_slot, winner),
-        (fixture.loser_to_id, fixture.loser_to_slot, loser),
-    ):
-        if target_id is None or who is None:
-            continue
-        target = Fixture.objects.select_for_update().get(pk=target_id)
-        field = "home" if slot == Fixture.Slot.HOME else "away"
-        if getattr(target, f"{field}_id") == who.pk:
-            continue
-        if target.status not in Fixture.OPEN:
-            raise ScheduleError(f"{target} has a result already; correct it first")
-        setattr(target, field, who)
-        target.save(update_fields=[field])
+    return fixtures + _bracket(knockout, first, third_place=competition.third_place_match, now=now,
+                               labels=labels, sources=sources)

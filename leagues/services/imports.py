@@ -4,6 +4,12 @@
 competition (with ``create``), its stages, groups, rounds, entrants, fixtures and official
 results in one transaction. The first problem found raises ``ImportFileError`` naming the line
 (the header is line 1) and the column; nothing of the file is saved.
+
+Importing is idempotent and strict (§6): a pairing is the ordered (home, away) pair, and an
+entrant may appear more than once in a round; the same pairing twice in one round of one stage
+and group of a file is refused, and so is a row for a pairing that already has a result in that
+stage, group and round, unless ``update`` is given: then it is a correction (checked like any
+correction: a knockout result whose winner played on is refused). Results are official at once.
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from tqdm import tqdm
 
@@ -23,13 +30,25 @@ from leagues.models import (
     Competition,
     Entrant,
     Fixture,
+    FixtureChange,
     Group,
+    Result,
     Round,
     Season,
     Stage,
     TiebreakPreset,
+    Venue,
 )
-from matches.official import Recorded, ResultError, Rules, official_result
+from leagues.official import Recorded, ResultError, Rules, official_result
+from leagues.services.history import change_record, fixture_state
+from leagues.services.locks import lock_competition
+from leagues.services.results import (
+    ResultConflict,
+    current_result,
+    official_for,
+    result_write,
+    settle,
+)
 
 REQUIRED = ("home", "away", "home_goals", "away_goals")
 OPTIONAL = (
@@ -140,7 +159,28 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
         rows.append(_row(raw, line=line, competition=competition))
     if not rows:
         raise ImportFileError(2, None, "no results after the header")
+    _check_no_pairing_twice(rows, competition=competition)
     return rows
+
+
+def _pairing_key(row: ResultRow, *, competition: Competition) -> tuple:
+    stage = (row.stage or _default_stage(competition)).casefold()
+    return (stage, row.group.casefold(), (row.round or "1").casefold(), row.home.casefold(), row.away.casefold())
+
+
+def _check_no_pairing_twice(rows: list[ResultRow], *, competition: Competition) -> None:
+    """The same (home, away) pairing twice in one round of one stage and group is refused."""
+    seen: dict[tuple, int] = {}
+    for row in rows:
+        key = _pairing_key(row, competition=competition)
+        if key in seen:
+            raise ImportFileError(row.line, "away", f"{row.home} v {row.away} is already on line {seen[key]} "
+                                                    "for the same round; a pairing is played once a round")
+        seen[key] = row.line
+
+
+def _default_stage(competition: Competition) -> str:
+    return "Knockout" if competition.format == Competition.Format.KNOCKOUT else "League"
 
 
 def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
@@ -153,8 +193,8 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
     if outcome not in ("played", "walkover", "disqualification"):
         raise ImportFileError(line, "outcome", f"must be played, walkover or disqualification, not {raw['outcome']!r}")
     side = (raw.get("outcome_side") or "").lower()
-    if side not in ("", "home", "away"):
-        raise ImportFileError(line, "outcome_side", f"must be home or away, not {raw['outcome_side']!r}")
+    if side not in ("", "home", "away", "both"):
+        raise ImportFileError(line, "outcome_side", f"must be home, away or both, not {raw['outcome_side']!r}")
     default_goals = 0 if outcome == "walkover" else None
     row = ResultRow(
         line=line, home=raw["home"], away=raw["away"],
@@ -229,27 +269,43 @@ def competition_new(
     )
 
 
+def season_for(rows: list[ResultRow]) -> Season | None:
+    """The season of the file's dates (the one holding its first date); with no dates, the
+    current season; ``None`` when there is none (an import never fails for lack of one)."""
+    dates = [row.date for row in rows if row.date is not None]
+    if dates:
+        first = min(dates)
+        return Season.objects.filter(start_date__lte=first, end_date__gte=first).order_by("-start_date").first()
+    return Season.objects.filter(is_current=True).first()
+
+
 def results_import(
     *,
     text: str,
     competition: Competition,
     recorded_by=None,
+    update: bool = False,
     progress: Callable[[Iterable], Iterable] | None = None,
 ) -> ImportSummary:
     """Imports the CSV ``text`` into ``competition`` (saved here when new: the ``--create``
-    case), all in one transaction. Raises ``ImportFileError``; then nothing is saved."""
-    from matches.services.results import match_adjudicate, result_record
-
+    case, with the venue ``table`` and the season of its dates unless one is set), all in one
+    transaction. With ``update``, a row for a pairing that already has a result corrects it.
+    Raises ``ImportFileError``; then nothing is saved."""
     created = competition.pk is None
     if not created:
         competition = Competition.objects.get(pk=competition.pk)
     rows = results_parse(text, competition=competition)
     progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=len(rows) < 500))
+    now = timezone.now()
 
     with transaction.atomic():
         if created:
             competition.slug = competition.slug or slugify(competition.name)
+            competition.venue = Venue.TABLE
+            if competition.season_id is None:
+                competition.season = season_for(rows)
             competition.save()
+        competition = lock_competition(competition.pk)
         entrants = {e.name.casefold(): e for e in competition.entrants.all()}
         closed = bool(entrants)  # an existing field of entrants: an unknown name is a typo
         new_entrants = 0
@@ -270,7 +326,7 @@ def results_import(
 
         for row in progress(rows):
             home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
-            stage_name = row.stage or ("Knockout" if competition.format == Competition.Format.KNOCKOUT else "League")
+            stage_name = row.stage or _default_stage(competition)
             stage = stages.get(stage_name.casefold())
             if stage is None:
                 kind = (
@@ -284,35 +340,62 @@ def results_import(
             if row.group:
                 group = groups.get((stage.pk, row.group))
                 if group is None:
-                    group, _ = Group.objects.get_or_create(stage=stage, name=row.group)
+                    group, _created = Group.objects.get_or_create(stage=stage, name=row.group)
                     groups[(stage.pk, row.group)] = group
                 group.entrants.add(home, away)
             rnd = _round_for(stage, row.round or "1", rounds)
-            fixture = _open_fixture(competition, stage, home, away, row)
+            fixture = _fixture_of(competition, rnd, group, home, away)
             if fixture is None:
                 key = (rnd.pk, group.pk if group else None)
                 if key not in positions:
                     taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
                     positions[key] = taken.position + 1 if taken else 0
+                day = row.date or rnd.date
                 fixture = Fixture.objects.create(
                     competition=competition, round=rnd, group=group, position=positions[key],
-                    home=home, away=away, date=row.date or rnd.date,
+                    home=home, away=away, date=day, kickoff_at=competition.kickoff_on(day), status_changed_at=now,
                 )
                 positions[key] += 1
-            try:
-                result = result_record(
-                    fixture=fixture, home_goals=row.home_goals, away_goals=row.away_goals,
-                    outcome=row.outcome, outcome_side=row.outcome_side,
-                    home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
-                    home_shootout=row.home_shootout, away_shootout=row.away_shootout,
-                    home_discipline=row.home_discipline, away_discipline=row.away_discipline,
-                    recorded_by=recorded_by, adjudicate=False,
-                )
-            except ResultError as exc:
-                raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
-            match_adjudicate(match_id=result.match_id, enqueue_standings=False)
+            fixture.competition = competition
+            _import_row(fixture, row, update=update, by=recorded_by, now=now)
+        try:
+            settle(competition=competition, by=recorded_by, now=now)
+        except ResultConflict as exc:
+            raise ImportFileError(rows[-1].line, None, exc.detail) from None
     return ImportSummary(competition=competition, created=created, results=len(rows),
                          entrants_created=new_entrants, rows=rows)
+
+
+def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
+    """Records the row's result on ``fixture`` (locked with its competition): refused when the
+    pairing has a result already and ``update`` is not given, or its online match has begun."""
+    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
+        "round__stage", "home", "away").get(pk=fixture.pk)
+    previous = current_result(fixture)
+    if previous is not None and not update:
+        raise ImportFileError(row.line, "home", f"{row.home} v {row.away} already has a result in this round "
+                                                f"({previous}); give --update to correct it")
+    if fixture.match_id is not None and fixture.match.is_started:
+        raise ImportFileError(row.line, None, f"{row.home} v {row.away} is played online and its match has "
+                                              "started: its result comes from the match")
+    if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
+        raise ImportFileError(row.line, None, f"{row.home} v {row.away} is {fixture.get_status_display().lower()}"
+                                              " and takes no result")
+    recorded = Recorded(
+        home_goals=row.home_goals, away_goals=row.away_goals, outcome=row.outcome, outcome_side=row.outcome_side,
+        home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
+        home_shootout=row.home_shootout, away_shootout=row.away_shootout,
+    )
+    try:
+        official = official_for(fixture, recorded)
+    except ResultError as exc:
+        raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
+    before = fixture_state(fixture, result=previous)
+    result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT,
+                          match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)
+    change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
+                  before=before, after=fixture_state(fixture, result=result), by=by, now=now,
+                  reason=f"import, line {row.line}")
 
 
 def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) -> Round:
@@ -332,10 +415,8 @@ def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) ->
     return cache[key]
 
 
-def _open_fixture(competition: Competition, stage: Stage, home: Entrant, away: Entrant, row: ResultRow) -> Fixture | None:
-    """A scheduled fixture of the same pairing waiting for this result, if the competition
-    was scheduled before the import."""
-    fixtures = competition.fixtures.filter(round__stage=stage, home=home, away=away, status__in=Fixture.OPEN)
-    if row.round.isdigit():
-        fixtures = fixtures.filter(round__number=int(row.round))
-    return fixtures.order_by("round__number").first()
+def _fixture_of(competition: Competition, rnd: Round, group: Group | None, home: Entrant, away: Entrant) -> Fixture | None:
+    """The fixture of the ordered pairing (home, away) in this round and group, if there is one
+    (scheduled before the import, or imported before)."""
+    return (competition.fixtures.filter(round=rnd, group=group, home=home, away=away)
+            .exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.BYE)).order_by("pk").first())

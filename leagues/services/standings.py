@@ -1,20 +1,25 @@
-"""Loads a competition's results, ranks them with ``leagues.ranking``, stores the rows (§5).
+"""The derived state of a competition: its standings and its bracket, from the official results.
 
-Nothing is incremented: every recomputation starts from all the official results.
+``standings_recompute(competition_id=...)`` is what ``leagues.tasks.recompute_standings`` (and
+the organiser's repair button) calls. Under the competition's row lock it loads every official
+result, ranks each table with ``leagues.ranking``, stores the rows, fills the knockout slots
+with ``leagues.services.bracket`` (group qualifiers included), and records the version of the
+results it read (``Competition.derived_version``). Nothing is incremented: every recomputation
+starts from all the official results. ``competition_tables`` is the ranking without storing it.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from leagues import ranking, scheduling
-from leagues.models import Competition, Entrant, Fixture, Group, Stage, Standing
-from leagues.services.fixtures import bracket_advance
+from leagues import ranking
+from leagues.models import Competition, Entrant, Fixture, Group, Result, Stage, Standing
+from leagues.services import bracket
+from leagues.services.locks import lock_competition
 
 
 @dataclass
@@ -22,6 +27,7 @@ class Table:
     group: Group | None
     entrants: dict[int, str]
     lines: list[ranking.MatchLine]
+    ranked: ranking.Ranking | None = None
 
 
 def excluded_entrants(*, competition: Competition) -> set[int]:
@@ -33,18 +39,11 @@ def excluded_entrants(*, competition: Competition) -> set[int]:
 
 def standing_tables(*, competition: Competition) -> list[Table]:
     """The tables of the competition's league and group stages, with their official results."""
-    from matches.models import Result
-
     excluded = excluded_entrants(competition=competition)
-    results = {
-        r.match.fixture_id: r
-        for r in Result.objects.filter(
-            match__fixture__competition=competition, adjudicated_at__isnull=False
-        ).select_related("match")
-    }
+    results = {r.fixture_id: r for r in Result.objects.filter(fixture__competition=competition)}
     tables = []
     for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT).order_by("order"):
-        fixtures = list(stage.competition.fixtures.filter(round__stage=stage).order_by("pk"))
+        fixtures = list(competition.fixtures.filter(round__stage=stage).order_by("pk"))
         groups = list(stage.groups.order_by("name").prefetch_related("entrants"))
         scopes: list[tuple[Group | None, list[Entrant]]]
         if groups:
@@ -66,54 +65,66 @@ def standing_tables(*, competition: Competition) -> list[Table]:
                     lines.append(ranking.MatchLine(
                         home=f.home_id, away=f.away_id, home_goals=r.home_goals, away_goals=r.away_goals,
                         home_discipline=r.home_discipline, away_discipline=r.away_discipline,
+                        double_loss=r.is_double_no_show,
                     ))
             tables.append(Table(group=group, entrants=entrants, lines=lines))
     return tables
 
 
-def _fingerprint(competition: Competition, tables: list[Table]) -> str:
-    payload = {
-        "criteria": competition.criteria,
-        "points": [competition.points_win, competition.points_draw, competition.points_loss, competition.points_bye],
-        "seed": competition.lots_seed,
-        "tables": [
-            [t.group.pk if t.group else None, sorted(t.entrants.items()),
-             [[ln.home, ln.away, ln.home_goals, ln.away_goals, ln.home_discipline, ln.away_discipline]
-              for ln in t.lines]]
-            for t in tables
-        ],
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
+    """Every table ranked (``Table.ranked``), and the lots drawn while ranking them (entrant id
+    -> ticket, the ones already recorded included)."""
+    points = ranking.Points(
+        win=competition.points_win, draw=competition.points_draw,
+        loss=competition.points_loss, bye=competition.points_bye,
+    )
+    lots = {int(k): v for k, v in competition.lots_drawn.items()}
+    tables = standing_tables(competition=competition)
+    for table in tables:
+        table.ranked = ranking.rank(
+            table.lines, competition.criteria, entrants=table.entrants, points=points,
+            seed=competition.lots_seed, lots=lots,
+        )
+        lots.update(table.ranked.lots_drawn)
+    return tables, lots
 
 
-def standings_recompute(*, competition_id: int, now: datetime | None = None) -> bool:
-    """Recomputes and stores every table of the competition from all its official results.
+def group_qualifiers(*, competition: Competition, tables: list[Table]) -> dict[tuple[str, int], object]:
+    """(group name, place) -> the entrant there, once every group fixture is decided (an empty
+    mapping before: the places are still pending). A withdrawn entrant never qualifies: the
+    places go to the next in the table; a place nobody holds is ``bracket.NOBODY``."""
+    groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
+    if groups_stage is None:
+        return {}
+    if competition.fixtures.filter(round__stage=groups_stage, status__in=Fixture.OPEN).exists():
+        return {}
+    withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
+    places: dict[tuple[str, int], object] = {}
+    for table in tables:
+        if table.group is None or table.group.stage_id != groups_stage.pk:
+            continue
+        standing = [row.entrant for row in table.ranked.rows if row.entrant not in withdrawn]
+        for place in range(1, max(competition.qualifiers_per_group, 2) + 1):
+            places[(table.group.name, place)] = standing[place - 1] if place <= len(standing) else bracket.NOBODY
+    return places
 
-    Lots drawn are recorded on the competition and kept from then on. Returns False (and
-    writes nothing) when the stored rows already come from the same results. When the group
-    stage is complete, fills the knockout slots from the tables.
-    """
+
+def standings_recompute(*, competition_id: int, now: datetime | None = None, force: bool = False) -> bool:
+    """Recomputes and stores every table and the bracket of the competition from all its
+    official results. Lots drawn are recorded on the competition and kept from then on.
+
+    Returns False (and writes nothing) when the stored standings and bracket were already
+    computed from the current results (``derived_version``), unless ``force``."""
     now = now or timezone.now()
     with transaction.atomic():
-        competition = Competition.objects.select_for_update().filter(pk=competition_id).first()
+        competition = lock_competition(competition_id)
         if competition is None:
             return False
-        tables = standing_tables(competition=competition)
-        fingerprint = _fingerprint(competition, tables)
-        if fingerprint == competition.standings_fingerprint:
+        if not force and competition.derived_version >= competition.results_version:
             return False
-        points = ranking.Points(
-            win=competition.points_win, draw=competition.points_draw,
-            loss=competition.points_loss, bye=competition.points_bye,
-        )
-        lots = {int(k): v for k, v in competition.lots_drawn.items()}
+        tables, lots = competition_tables(competition=competition)
         rows: list[Standing] = []
         for table in tables:
-            ranked = ranking.rank(
-                table.lines, competition.criteria, entrants=table.entrants, points=points,
-                seed=competition.lots_seed, lots=lots,
-            )
-            lots.update(ranked.lots_drawn)
             rows += [
                 Standing(
                     competition=competition, group=table.group, entrant_id=row.entrant,
@@ -121,48 +132,24 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None) -> 
                     lost=row.lost, goals_for=row.goals_for, goals_against=row.goals_against,
                     goal_difference=row.goal_difference, points=row.points,
                     discipline=row.discipline, tiebreak=row.tiebreak,
-                    tiebreak_criterion=row.tiebreak_criterion, computed_at=now,
+                    tiebreak_criterion=row.tiebreak_criterion, shared=row.shared, computed_at=now,
                 )
-                for row in ranked.rows
+                for row in table.ranked.rows
             ]
         Standing.objects.filter(competition=competition).delete()
         Standing.objects.bulk_create(rows)
+        conflicts = bracket.bracket_sync(
+            competition=competition, qualifiers=group_qualifiers(competition=competition, tables=tables), now=now,
+        )
         competition.lots_drawn = {str(k): v for k, v in lots.items()}
-        competition.standings_fingerprint = fingerprint
-        competition.save(update_fields=["lots_drawn", "standings_fingerprint", "updated_at"])
-        knockout_fill_from_groups(competition=competition)
+        competition.derived_version = competition.results_version
+        competition.derived_conflicts = conflicts
+        competition.save(update_fields=["lots_drawn", "derived_version", "derived_conflicts", "updated_at"])
     return True
 
 
-def knockout_fill_from_groups(*, competition: Competition) -> bool:
-    """Once every group fixture is decided, puts the qualifiers into the first knockout round
-    by the crossover (A1-B2, B1-A2, ...). Returns True when it filled the slots."""
-    groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
-    knockout = competition.stages.filter(kind=Stage.Kind.KNOCKOUT, order__gt=getattr(groups_stage, "order", 0)).first()
-    if groups_stage is None or knockout is None:
-        return False
-    if competition.fixtures.filter(round__stage=groups_stage, status__in=Fixture.OPEN).exists():
-        return False
-    first_round = list(
-        competition.fixtures.filter(round__stage=knockout, round__number=1).order_by("position")
-    )
-    if any(f.home_id or f.away_id for f in first_round):
-        return False
-    groups = list(groups_stage.groups.order_by("name"))
-    placed = {
-        (s.group_id, s.position): s.entrant
-        for s in Standing.objects.filter(competition=competition, group__in=groups).select_related("entrant")
-    }
-    pairs = scheduling.crossover(len(groups), competition.qualifiers_per_group)
-    for fixture, ((a, pa), (b, pb)) in zip(first_round, pairs, strict=True):
-        fixture.home = placed.get((groups[a].pk, pa))
-        fixture.away = placed.get((groups[b].pk, pb))
-        fixture.save(update_fields=["home", "away"])
-    # A qualifier that has no opponent (a tiny group) goes through.
-    for fixture in first_round:
-        if (fixture.home is None) != (fixture.away is None):
-            fixture.home, fixture.away = fixture.home or fixture.away, None
-            fixture.save(update_fields=["home", "away"])
-            fixture.set_status(Fixture.Status.BYE)
-            bracket_advance(fixture=fixture, winner=fixture.home, loser=None)
-    return True
+def stale_competitions(*, limit: int = 500) -> list[int]:
+    """Ids of the competitions whose stored standings or bracket are older than their results
+    (what the sweeper re-sends)."""
+    return list(Competition.objects.filter(derived_version__lt=F("results_version"))
+                .order_by("updated_at").values_list("pk", flat=True)[:limit])

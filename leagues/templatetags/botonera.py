@@ -6,18 +6,13 @@ from django import template
 register = template.Library()
 
 
-def _result(fixture):
-    try:
-        return fixture.match.result
-    except Exception:  # noqa: BLE001 - no match or no result yet
-        return None
-
-
 @register.filter
 def result_of(fixture):
     """The fixture's official result, or None."""
-    result = _result(fixture)
-    return result if result is not None and result.is_official else None
+    try:
+        return fixture.result
+    except fixture.__class__.result.RelatedObjectDoesNotExist:
+        return None
 
 
 @register.filter
@@ -39,7 +34,9 @@ def score_note(fixture) -> str:
         notes.append("a.e.t.")
     if result.home_shootout is not None:
         notes.append(f"{result.home_shootout}–{result.away_shootout} pens")
-    if result.outcome == "walkover":
+    if result.is_double_no_show:
+        notes.append("double no-show")
+    elif result.outcome == "walkover":
         notes.append("walkover")
     elif result.outcome == "disqualification":
         notes.append("disqualification")

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services import online
+from matches.services import play
 from simulation.actions import Tick
 
 logger = logging.getLogger(__name__)
@@ -32,13 +32,13 @@ MAX_TICKS = 50  # per call: more means the clock went far; the rest waits for th
 def apply_deadlines(match: Match, now: datetime) -> int:
     """Applies the deadlines of ``match`` (whose row the caller has locked) passed by ``now``;
     saves what changed. Returns the number of ticks logged."""
-    if match.status in online.OPEN_STATUSES:
+    if match.status in play.OPEN_STATUSES:
         _checkin_deadline(match, now)
         return 0
     if match.status != Match.Status.LIVE:
         return 0
     rows = []
-    state = online.current_state(match)
+    state = play.current_state(match)
     changed = False
     while (match.status == Match.Status.LIVE and match.deadline_at is not None
            and match.deadline_at <= now and len(rows) < MAX_TICKS):
@@ -51,30 +51,30 @@ def apply_deadlines(match: Match, now: datetime) -> int:
             changed = True
             break
         deadline_at = match.deadline_at
-        t = round(online.clock_at(match, deadline_at), 3)
+        t = round(play.clock_at(match, deadline_at), 3)
         try:
-            new_state, row = online.apply_to_match(
+            new_state, row = play.apply_to_match(
                 match, state, Tick(t=t), side="", by=None, now=now, at=deadline_at)
         except ValueError:  # a referee that refuses a tick: hold the clock, give a fresh turn
             logger.exception("match %s: the referee refused a tick at %s", match.pk, t)
             match.clock_anchor_s, match.clock_anchor_at = t, deadline_at
-            match.deadline_at = deadline_at + timedelta(seconds=online.turn_length(state, online.params_of(match)))
+            match.deadline_at = deadline_at + timedelta(seconds=play.turn_length(state, play.params_of(match)))
             changed = True
             continue
         if new_state.state_hash() == state.state_hash() and not row.events:
             # nothing happened at this deadline: do not log it; the next one is a turn later
             match.seq -= 1
-            match.deadline_at = deadline_at + timedelta(seconds=online.turn_length(state, online.params_of(match)))
+            match.deadline_at = deadline_at + timedelta(seconds=play.turn_length(state, play.params_of(match)))
             match.deadline_kind = "turn"
             changed = True
             continue
         rows.append(row)
         state = new_state
         changed = True
-        rows += online.play_computer(match, state, now, save=False) if len(match.computer_sides) < 2 else []
-        state = online.current_state(match)
+        rows += play.play_computer(match, state, now, save=False) if len(match.computer_sides) < 2 else []
+        state = play.current_state(match)
     if rows:
-        online._save_applied(match, rows)
+        play.save_applied(match, rows)
     elif changed:
         match.save()
     return len(rows)
@@ -85,7 +85,7 @@ def extend_turn(match: Match, state, now: datetime) -> None:
     of the current turn (the caller has locked the row and saves it)."""
     turn_start = state.turn_started_s if state.turn_started_s is not None else state.clock_s
     match.clock_anchor_s, match.clock_anchor_at = turn_start, now
-    online.set_next_deadline(match, state)
+    play.set_next_deadline(match, state)
 
 
 def _checkin_deadline(match: Match, now: datetime) -> None:
@@ -97,21 +97,17 @@ def _checkin_deadline(match: Match, now: datetime) -> None:
         match.save(update_fields=["checkin_deadline_at"])
         logger.warning("match %s: check-in deadline seen late; extended to %s", match.pk, match.checkin_deadline_at)
         return
-    absent = [s for s in online.SIDES if getattr(match, f"{s}_checked_in_at") is None]
+    absent = [s for s in play.SIDES if getattr(match, f"{s}_checked_in_at") is None]
     if not absent:
         return
-    if len(absent) == 2:
-        # Neither showed: nobody wins; the organiser reschedules or cancels.
-        match.set_status(Match.Status.ABANDONED, now=now)
-        return
-    match.walkover_side = absent[0]
+    # A side not in by the kick-off plus the grace loses by walkover; neither side in is a
+    # double no-show (COMPETITIONS.md §4, §8).
+    match.walkover_side = absent[0] if len(absent) == 1 else "both"
     match.finished_at = now
+    match.deadline_at, match.deadline_kind = None, ""
     match.set_status(Match.Status.WALKOVER, now=now, save=False)
     match.save()
-    from matches.tasks import adjudicate_match
-
-    match_id = match.pk
-    transaction.on_commit(lambda: adjudicate_match.delay(match_id))
+    play.enqueue_adjudication(match.pk)
 
 
 def tick(*, match_id: int, now: datetime | None = None) -> Match | None:
@@ -128,7 +124,7 @@ def due(now: datetime):
     """Ids of the matches with a deadline passed by ``now``."""
     return Match.objects.filter(
         Q(status=Match.Status.LIVE, deadline_at__lte=now)
-        | Q(status__in=online.OPEN_STATUSES, checkin_deadline_at__lte=now)
+        | Q(status__in=play.OPEN_STATUSES, checkin_deadline_at__lte=now)
     ).values_list("pk", flat=True)
 
 
@@ -146,7 +142,7 @@ def tick_if_due(match: Match, now: datetime | None = None) -> Match:
     now = now or timezone.now()
     if match.status == Match.Status.LIVE and match.deadline_at is not None and match.deadline_at <= now:
         return tick(match_id=match.pk, now=now) or match
-    if (match.status in online.OPEN_STATUSES and match.checkin_deadline_at is not None
+    if (match.status in play.OPEN_STATUSES and match.checkin_deadline_at is not None
             and match.checkin_deadline_at <= now):
         return tick(match_id=match.pk, now=now) or match
     return match

@@ -1,4 +1,10 @@
-"""Online play: creating a match, check-in, kick-off, and submitting actions (issue 7).
+"""Online play: setting a match up, check-in, kick-off, and submitting actions.
+
+A match is set up by whoever owns it (a competition's fixture, in ``leagues``; a practice game
+here) with its names, rule set and check-in window; this module knows nothing of competitions.
+Check-in is open from ``checkin_opens_at`` until ``checkin_deadline_at`` (the kick-off plus the
+grace, COMPETITIONS.md §8); a side not in by then loses by walkover, and neither side in is a
+double no-show (``walkover_side`` "both").
 
 One writer per match: every write locks the match row (``select_for_update``) and does all
 its work in one transaction; adjudication is enqueued after commit. Time comes in as ``now``.
@@ -29,68 +35,33 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
-from leagues.models import Fixture
-from matches.models import ActionRequest, Match, MatchAction
+from matches.models import ActionRequest, Match
+from matches.services import deadlines, play
+from matches.services.play import (
+    DEFAULT_PARAMS,
+    OPEN_STATUSES,
+    SIDES,
+    Answer,
+    PlayError,
+    apply_to_match,
+    clock_at,
+    current_state,
+    params_of,
+    play_computer,
+    set_next_deadline,
+    side_of,
+)
 from matches.services.referee import RuleParamsError, check_rule_params, kickoff_state, referee_for
 from simulation.actions import Action, Flick, parse_action
 from simulation.errors import MalformedInput
 from simulation.rules import RuleViolation
-from simulation.state import MatchState
 
 logger = logging.getLogger(__name__)
 
-SIDES = ("home", "away")
-LIVE_STATUSES = (Match.Status.LIVE,)
-OPEN_STATUSES = (Match.Status.SCHEDULED, Match.Status.CHECKED_IN)
-DEFAULT_PARAMS = {"turn_seconds": 30, "shot_wait_seconds": 30, "max_flick_speed_mm_s": 2500}
-MAX_COMPUTER_MOVES = 200  # per request: the computer's replies to one human action
-
-
-@dataclass
-class Answer:
-    """An HTTP status and its JSON body."""
-
-    status_code: int
-    data: dict[str, Any]
-    replayed: bool = False
-
-
-class PlayError(Exception):
-    """A submission or check-in that is refused; ``status_code`` is its HTTP status."""
-
-    def __init__(self, status_code: int, code: str, detail: str, **extra: Any):
-        super().__init__(detail)
-        self.status_code = status_code
-        self.code = code
-        self.detail = detail
-        self.extra = extra
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": self.code, "detail": self.detail, **self.extra}
-
-
-@dataclass
-class _Applied:
-    rows: list[MatchAction] = field(default_factory=list)
-
-
 # --- reading a match ---------------------------------------------------------------------------
-
-
-def side_of(match: Match, user) -> str | None:
-    """The side ``user`` plays in ``match`` (``None``: a spectator)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    if match.home_user_id == user.pk:
-        return "home"
-    if match.away_user_id == user.pk:
-        return "away"
-    return None
-
-
-def current_state(match: Match) -> MatchState | None:
-    return MatchState.from_json(match.state) if match.state is not None else None
 
 
 def match_public(match: Match, *, user=None) -> dict[str, Any]:
@@ -99,11 +70,12 @@ def match_public(match: Match, *, user=None) -> dict[str, Any]:
         "id": match.pk,
         "kind": match.kind,
         "status": match.status,
-        "fixture": match.fixture_id,
         "rule_set": match.rule_set,
         "rule_params": match.rule_params,
-        "scheduled_at": _iso(match.scheduled_at),
-        "checkin_deadline_at": _iso(match.checkin_deadline_at),
+        "title": match.title,
+        "scheduled_at": play.iso(match.scheduled_at),
+        "checkin_opens_at": play.iso(match.checkin_opens_at),
+        "checkin_deadline_at": play.iso(match.checkin_deadline_at),
         "checked_in": {"home": match.home_checked_in_at is not None, "away": match.away_checked_in_at is not None},
         "computer_sides": list(match.computer_sides),
         "your_side": side_of(match, user),
@@ -111,146 +83,72 @@ def match_public(match: Match, *, user=None) -> dict[str, Any]:
         "state": match.state,
         "state_hash": match.state_hash,
         "to_move": (match.state or {}).get("to_move"),
-        "deadline_at": _iso(match.deadline_at),
+        "deadline_at": play.iso(match.deadline_at),
         "deadline_kind": match.deadline_kind,
         "walkover_side": match.walkover_side,
     }
 
 
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
+# --- setting matches up ---------------------------------------------------------------------------
 
 
-# --- the clock and the deadlines ---------------------------------------------------------------
-
-
-def clock_at(match: Match, now: datetime) -> float:
-    """The match clock (s) at wall time ``now``."""
-    if match.clock_anchor_at is None:
-        return match.clock_anchor_s
-    return match.clock_anchor_s + (now - match.clock_anchor_at).total_seconds()
-
-
-def params_of(match: Match) -> dict[str, Any]:
-    return {**DEFAULT_PARAMS, **match.rule_params}
-
-
-def period_end_s(period: str, params: dict[str, Any]) -> float | None:
-    """The clock time (s) at which ``period`` ends; ``None`` for the shoot-out."""
-    half = float(params.get("half_minutes", 25)) * 60
-    halves = int(params.get("halves", 2))
-    extra = float(params.get("extra_time_minutes", 5)) * 60
-    regulation = half * halves
-    return {
-        "first_half": half,
-        "second_half": regulation,
-        "extra_time_first": regulation + extra,
-        "extra_time_second": regulation + 2 * extra,
-    }.get(period)
-
-
-def turn_length(state: MatchState, params: dict[str, Any]) -> float:
-    key = "shot_wait_seconds" if state.phase == "shot_declared" else "turn_seconds"
-    return float(params.get(key) or 30)
-
-
-def set_next_deadline(match: Match, state: MatchState) -> None:
-    """Stores the next deadline of a live match from its state and clock anchor."""
-    if match.status != Match.Status.LIVE or state.phase == "full_time":
-        match.deadline_at, match.deadline_kind = None, ""
-        return
-    params = params_of(match)
-    referee = referee_for(match.rule_set, params)
-    turn_start = state.turn_started_s if state.turn_started_s is not None else state.clock_s
-    length = turn_length(state, params)
-    if hasattr(referee, "turn_deadline"):  # the referee's own timers (simulation.rules.base)
-        turn_dl = referee.turn_deadline(state)
-        period_end = referee.period_end_s(state.period)
-    else:
-        turn_dl = turn_start + length
-        period_end = period_end_s(state.period, params) if state.phase != "half_time" else None
-    candidates = []
-    if turn_dl is not None:
-        candidates.append((turn_dl, "shot_wait" if state.phase == "shot_declared" else "turn"))
-    if period_end is not None and not state.memo.get("period_overtime"):
-        candidates.append((period_end, "period"))
-    if not candidates:
-        candidates.append((turn_start + length, "turn"))
-    deadline_s, kind = min(candidates)
-    if deadline_s <= match.clock_anchor_s:
-        # the referee let the last deadline pass without moving on: give a fresh turn
-        deadline_s, kind = match.clock_anchor_s + length, "turn"
-    match.deadline_at = match.clock_anchor_at + timedelta(seconds=deadline_s - match.clock_anchor_s)
-    match.deadline_kind = kind
-
-
-# --- creating matches ----------------------------------------------------------------------------
-
-
-def frozen_params(*, fixture: Fixture | None = None, rule_params: dict | None = None) -> dict[str, Any]:
-    """The rule-set parameters a match is played under: the competition's (or the given ones),
-    with the match format (§3) the referee needs for periods, extra time and the shoot-out."""
+def frozen_params(*, rule_params: dict | None = None) -> dict[str, Any]:
+    """The rule-set parameters a match is played under: the defaults, then ``rule_params``."""
     params: dict[str, Any] = dict(DEFAULT_PARAMS)
-    if fixture is not None:
-        competition = fixture.competition
-        knockout = fixture.is_knockout
-        params.update({
-            "halves": competition.halves, "half_minutes": competition.half_minutes,
-            "knockout": knockout,
-            # a switched-off extra time or shoot-out is a length of nothing
-            "extra_time_minutes": competition.extra_time_minutes if competition.extra_time else 0,
-            "shootout_kicks": competition.shootout_kicks if competition.shootout else 0,
-        })
-        params.update(competition.rule_params)
     params.update(rule_params or {})
     return params
 
 
-def _user_of(entrant) -> Any:
-    if entrant is None or entrant.player_id is None:
-        return None
-    return entrant.player.user
+@dataclass(frozen=True)
+class Setup:
+    """What a match is set up with by its owner (see ``match_setup``).
+
+    ``kickoff_at`` is the scheduled kick-off; check-in is open from ``checkin_opens_at`` to
+    ``checkin_deadline_at`` (aware datetimes). ``sides`` maps "home"/"away" to the names the
+    board shows: ``{"name", "short", "club", "club_slug"}``."""
+
+    rule_set: str
+    rule_params: dict[str, Any]
+    kickoff_at: datetime
+    checkin_opens_at: datetime
+    checkin_deadline_at: datetime
+    home_user: Any = None
+    away_user: Any = None
+    computer_sides: tuple[str, ...] = ()
+    title: str = ""
+    url: str = ""
+    sides: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def match_create_online(
-    *, fixture: Fixture, scheduled_at: datetime | None = None, computer_sides: list[str] | None = None,
-    now: datetime | None = None,
-) -> Match:
-    """The online match of ``fixture``, created (or, while nothing has been played, set up) with
-    the competition's rule set and parameters frozen into it. ``computer_sides`` are played by
-    the computer (``play_fixtures --bots``: both). Raises ``PlayError`` (409) when the fixture
-    is not open or lacks an entrant, or its match has already begun."""
+def match_setup(*, setup: Setup, match: Match | None = None, now: datetime | None = None) -> Match:
+    """Creates an online match from ``setup``, or sets ``match`` (locked by the caller) up again
+    while nobody has checked in. The computer's sides check in when the window is open.
+    Raises ``PlayError`` (409) when ``match`` has begun."""
     now = now or timezone.now()
-    with transaction.atomic():
-        fixture = (Fixture.objects.select_for_update(of=("self",))
-                   .select_related("competition", "round__stage", "home__player__user", "away__player__user")
-                   .get(pk=fixture.pk))
-        if fixture.home_id is None or fixture.away_id is None:
-            raise PlayError(409, "fixture_incomplete", "this fixture does not have both its entrants yet")
-        if fixture.status not in Fixture.OPEN:
-            raise PlayError(409, "fixture_closed", f"a {fixture.get_status_display().lower()} fixture is not played")
-        competition = fixture.competition
-        match = Match.objects.select_for_update().filter(fixture=fixture).first()
-        if match is not None and (match.status not in OPEN_STATUSES or match.seq or match.state is not None):
-            raise PlayError(409, "match_begun", "this fixture's match has begun already")
-        if scheduled_at is None:
-            scheduled_at = now
-        fields = {
-            "kind": Match.Kind.ONLINE,
-            "rule_set": competition.rule_set,
-            "rule_params": frozen_params(fixture=fixture),
-            "home_user": _user_of(fixture.home),
-            "away_user": _user_of(fixture.away),
-            "computer_sides": sorted(set(computer_sides or [])),
-            "scheduled_at": scheduled_at,
-            "checkin_deadline_at": scheduled_at + timedelta(minutes=competition.checkin_grace_minutes),
-        }
-        if match is None:
-            match = Match.objects.create(fixture=fixture, **fields)
-        else:
-            for key, value in fields.items():
-                setattr(match, key, value)
-            match.save()
+    fields = {
+        "kind": Match.Kind.ONLINE,
+        "rule_set": setup.rule_set,
+        "rule_params": frozen_params(rule_params=setup.rule_params),
+        "home_user": setup.home_user,
+        "away_user": setup.away_user,
+        "computer_sides": sorted(set(setup.computer_sides)),
+        "scheduled_at": setup.kickoff_at,
+        "checkin_opens_at": setup.checkin_opens_at,
+        "checkin_deadline_at": setup.checkin_deadline_at,
+        "title": setup.title,
+        "url": setup.url,
+        "sides": setup.sides,
+    }
+    if match is None:
+        match = Match.objects.create(**fields)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+    else:
+        if match.status != Match.Status.SCHEDULED or match.seq or match.state is not None:
+            raise PlayError(409, "match_begun", _("this match has begun already"))
+        for key, value in fields.items():
+            setattr(match, key, value)
+        match.save()
+    if checkin_open(match, now):
         _check_in_computer(match, now)
     return match
 
@@ -272,11 +170,15 @@ def practice_create(
     except RuleParamsError as exc:
         raise PlayError(400, "malformed", str(exc), field="rule_params") from exc
     computer = "away" if side == "home" else "home"
+    name = user.get_full_name() or user.get_username()
+    sides = {side: {"name": name, "short": user.last_name or user.get_username(), "club": "", "club_slug": ""},
+             computer: {"name": _("Computer"), "short": _("Computer"), "club": "", "club_slug": ""}}
     with transaction.atomic():
         match = Match.objects.create(
             kind=Match.Kind.PRACTICE, rule_set=rule_set, rule_params=params,
             home_user=user if side == "home" else None, away_user=user if side == "away" else None,
-            computer_sides=[computer], scheduled_at=now,
+            computer_sides=[computer], scheduled_at=now, checkin_opens_at=now,
+            checkin_deadline_at=now + timedelta(minutes=5), title=_("Practice"), sides=sides,
         )
         match = Match.objects.select_for_update().get(pk=match.pk)
         _check_in_side(match, side, now)
@@ -287,27 +189,68 @@ def practice_create(
 # --- check-in and kick-off --------------------------------------------------------------------
 
 
+def checkin_open(match: Match, now: datetime) -> bool:
+    """Whether ``now`` is inside the match's check-in window (and the match still open)."""
+    if match.status not in OPEN_STATUSES:
+        return False
+    opens, closes = match.checkin_opens_at, match.checkin_deadline_at
+    return (opens is None or opens <= now) and (closes is None or now < closes)
+
+
+def check_checkin_window(match: Match, now: datetime) -> None:
+    """Raises ``PlayError`` 409 unless check-in is open at ``now``: before the window the body
+    says when it opens (``opens_at``); after it, or with the match begun or over, what it is."""
+    if match.status not in OPEN_STATUSES:
+        raise PlayError(409, "not_open", _("the match is %(status)s") % {"status": match.get_status_display().lower()},
+                        status=match.status)
+    if match.checkin_opens_at is not None and now < match.checkin_opens_at:
+        when = date_format(timezone.localtime(match.checkin_opens_at), "DATETIME_FORMAT")
+        raise PlayError(409, "checkin_not_open", _("check-in opens at %(when)s") % {"when": when},
+                        opens_at=match.checkin_opens_at.isoformat())
+    if match.checkin_deadline_at is not None and now >= match.checkin_deadline_at:
+        raise PlayError(409, "checkin_closed", _("check-in has closed"))
+
+
 def check_in(*, match_id: int, user, now: datetime | None = None) -> Match:
-    """Checks ``user`` in for their side; the match kicks off when both sides are in.
+    """Checks ``user`` in for their side, inside the check-in window; the match kicks off when
+    both sides are in.
 
-    Raises ``PlayError``: 404 no such match, 403 not a player of it, 409 too late (the match
-    is live, over, or went to a walkover)."""
-    from matches.services.deadlines import apply_deadlines
-
+    Raises ``PlayError``: 404 no such match, 403 not a player of it, 409 outside the window
+    (the body says when it opens) or too late (the match is live, over, or a walkover)."""
     now = now or timezone.now()
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
-            raise PlayError(404, "not_found", "no such match")
-        apply_deadlines(match, now)
+            raise PlayError(404, "not_found", _("no such match"))
+        deadlines.apply_deadlines(match, now)
         side = side_of(match, user)
         if side is None:
-            raise PlayError(403, "not_a_player", "you do not play in this match")
-        if match.status not in OPEN_STATUSES:
-            raise PlayError(409, "not_open", f"the match is {match.get_status_display().lower()}",
-                            status=match.status)
+            raise PlayError(403, "not_a_player", _("you do not play in this match"))
+        check_checkin_window(match, now)
         _check_in_side(match, side, now)
+        _check_in_computer(match, now)
     return match
+
+
+def match_annul(*, match_id: int, by=None, now: datetime | None = None) -> Match | None:
+    """Annuls a match (an organiser's decision, through its owner): it stops where it is, its
+    deadlines are dropped, and it is never adjudicated. Returns it, or ``None`` if none."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status == Match.Status.CANCELLED:
+            return match
+        match.set_status(Match.Status.CANCELLED, by=by, now=now, save=False)
+        match.deadline_at, match.deadline_kind = None, ""
+        match.official = None
+        match.save()
+    return match
+
+
+def match_set_official(*, match_id: int, official: dict[str, Any] | None) -> None:
+    """Records on the match the official result its owner made of it, for the board:
+    ``{"home": goals, "away": goals, "text": "2-0 (walkover)"}`` (``None``: none yet)."""
+    Match.objects.filter(pk=match_id).update(official=official)
 
 
 def _check_in_side(match: Match, side: str, now: datetime) -> None:
@@ -318,6 +261,8 @@ def _check_in_side(match: Match, side: str, now: datetime) -> None:
 
 
 def _check_in_computer(match: Match, now: datetime) -> None:
+    if not checkin_open(match, now):
+        return
     changed = []
     for side in match.computer_sides:
         if getattr(match, f"{side}_checked_in_at") is None:
@@ -388,53 +333,12 @@ def validate_action(match: Match, action_json: Any, side: str) -> Action:
     return action
 
 
-def apply_to_match(match: Match, state: MatchState, action: Action, *, side: str, by, now: datetime,
-                   at: datetime | None = None) -> tuple[MatchState, MatchAction]:
-    """Applies ``action`` (its ``t`` already set) with the referee, logs it and updates the
-    match (not yet saved). ``at`` is the wall time the clock anchor moves to (default ``now``).
-    Raises ``RuleViolation`` and changes nothing when the referee refuses it."""
-    referee = referee_for(match.rule_set, params_of(match))
-    outcome = referee.apply(state, action)
-    new_state = outcome.state
-    digest = new_state.state_hash()
-    match.seq += 1
-    row = MatchAction(
-        match=match, seq=match.seq, side=side, action=action.to_json(), by=by, created_at=now,
-        state_hash=digest, events=[e.to_json() for e in outcome.events],
-        frames=[f.frames_json() for f in outcome.flicks],
-    )
-    match.state = new_state.to_json()
-    match.state_hash = digest
-    if action.t is not None:
-        match.clock_anchor_s = action.t
-    match.clock_anchor_at = at or now
-    if new_state.phase == "full_time":
-        _finish(match, now)
-    set_next_deadline(match, new_state)
-    return new_state, row
-
-
-def _finish(match: Match, now: datetime) -> None:
-    from matches.tasks import adjudicate_match
-
-    match.set_status(Match.Status.FINISHED, now=now, save=False)
-    match.finished_at = now
-    transaction.on_commit(lambda: adjudicate_match.delay(match.pk))
-
-
-def _save_applied(match: Match, rows: list[MatchAction]) -> None:
-    MatchAction.objects.bulk_create(rows)
-    match.save()
-
-
 def submit_action(
     *, match_id: int, user, seq: Any, action_json: Any, idempotency_key: str | None = None,
     now: datetime | None = None,
 ) -> Answer:
     """Applies the action ``user`` submits as number ``seq`` of the log; see the module's
     docstring for the answers. Deadlines that have passed are applied first."""
-    from matches.services.deadlines import apply_deadlines
-
     now = now or timezone.now()
     key = (idempotency_key or "").strip()[:100] or None
     with transaction.atomic():
@@ -445,7 +349,7 @@ def submit_action(
             first = ActionRequest.objects.filter(match=match, user=user, key=key).first()
             if first is not None:
                 return Answer(first.status_code, first.response, replayed=True)
-        apply_deadlines(match, now)
+        deadlines.apply_deadlines(match, now)
         try:
             answer = _submit_locked(match, user, seq, action_json, now)
         except PlayError as exc:
@@ -480,43 +384,12 @@ def _submit_locked(match: Match, user, seq: Any, action_json: Any, now: datetime
         raise PlayError(422, "rule_violation", exc.reason, reason=exc.reason, rule=exc.rule) from exc
     rows = [row]
     rows += play_computer(match, state, now, save=False)
-    _save_applied(match, rows)
+    play.save_applied(match, rows)
     return Answer(201, {
         "seq": match.seq, "accepted": [r.seq for r in rows], "status": match.status, "state": match.state,
         "state_hash": match.state_hash, "events": [e for r in rows for e in r.events],
-        "deadline_at": _iso(match.deadline_at), "deadline_kind": match.deadline_kind,
+        "deadline_at": play.iso(match.deadline_at), "deadline_kind": match.deadline_kind,
     })
-
-
-def play_computer(match: Match, state: MatchState, now: datetime, *, save: bool = True,
-                  limit: int = MAX_COMPUTER_MOVES) -> list[MatchAction]:
-    """Plays the computer's moves while it is to move in a live match. Returns the log rows
-    (saved, with the match, unless ``save`` is false)."""
-    from matches.services.computer import candidate_actions
-
-    rows: list[MatchAction] = []
-    params = params_of(match)
-    while (match.status == Match.Status.LIVE and state.to_move in match.computer_sides
-           and len(rows) < limit):
-        t = round(max(clock_at(match, now), state.clock_s), 3)
-        referee = referee_for(match.rule_set, params)
-        for data in candidate_actions(state, state.to_move, match.rule_set, params, referee=referee,
-                                      seed=match.pk * 100003 + match.seq):
-            try:
-                action = parse_action(data, "computer").at_time(t)
-                state, row = apply_to_match(match, state, action, side=state.to_move, by=None, now=now)
-            except (MalformedInput, RuleViolation):
-                continue
-            except Exception:  # a bug in the referee: logged; the computer tries its next choice
-                logger.exception("match %s: the referee failed on the computer's %s", match.pk, data)
-                continue
-            rows.append(row)
-            break
-        else:
-            break  # nothing the computer tried was allowed: its deadline will pass
-    if save and rows:
-        _save_applied(match, rows)
-    return rows
 
 
 def computer_take_over(*, match_id: int, sides: list[str]) -> Match:
@@ -534,14 +407,12 @@ def computer_step(*, match_id: int, now: datetime | None = None, steps: int = 1,
     ``steps`` of them, ``step`` of wall time apart from ``now``, in one transaction (bot
     against bot needs no other reader's turn between them), each after applying the
     deadlines passed by then. Stops at the end of the match."""
-    from matches.services.deadlines import apply_deadlines
-
     now = now or timezone.now()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         for i in range(steps):
             at = now + step * i
-            apply_deadlines(match, at)
+            deadlines.apply_deadlines(match, at)
             if match.status != Match.Status.LIVE:
                 break
             play_computer(match, current_state(match), at, limit=1)

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Match, MatchAction
-from matches.services import online
+from matches.services import play
 from matches.services.deadlines import apply_deadlines, extend_turn
 
 BOT_PACE_S = 2.5  # seconds between two moves of a watched bot match: each flick can be seen
@@ -48,10 +48,10 @@ def bot_match_step(*, match_id: int, now: datetime | None = None, pace_s: float 
         if match.deadline_at is not None and match.deadline_at <= now:
             # The computer never lets its time run out: a passed deadline only means that
             # nobody was watching (the match waits for a viewer), so the turn starts afresh.
-            extend_turn(match, online.current_state(match), now)
+            extend_turn(match, play.current_state(match), now)
             match.save()
         apply_deadlines(match, now)
         if match.status == Match.Status.LIVE and not MatchAction.objects.filter(
                 match=match, created_at__gt=now - timedelta(seconds=pace_s)).exists():
-            online.play_computer(match, online.current_state(match), now, limit=1)
+            play.play_computer(match, play.current_state(match), now, limit=1)
     return match

@@ -1,7 +1,22 @@
 /* The fixture's page: shows each player's check-in as it happens, and takes the players to the
- * table when the match kicks off (polls the match's feed every 2 s while it is not live). */
+ * table when the match kicks off (polls the match's feed every 2 s while it is not live).
+ * Times marked data-local-time also get the reader's own time when their zone differs. */
 (function () {
   "use strict";
+  document.querySelectorAll("time[data-local-time]").forEach(function (el) {
+    var when = new Date(el.getAttribute("datetime"));
+    if (isNaN(when)) return;
+    var shown = el.textContent;
+    var local = when.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short",
+                                                hour: "2-digit", minute: "2-digit"});
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (shown.indexOf("(" + zone + ")") < 0) {
+      var mine = document.createElement("span");
+      mine.className = "small muted local-time";
+      mine.textContent = " · " + local + " (" + zone + ")";
+      el.after(mine);
+    }
+  });
   var card = document.getElementById("fixture-card");
   if (!card || !card.dataset.feed) return;
   var status = card.dataset.status;
@@ -14,7 +29,7 @@
         ["home", "away"].forEach(function (side) {
           var el = document.getElementById("checkin-" + side);
           if (el && m.checked_in[side] && m.computer_sides.indexOf(side) < 0) {
-            el.textContent = "✓ Checked in"; el.className = "checkin in";
+            el.textContent = card.dataset.checkedIn; el.className = "checkin in";
           }
         });
         if (m.status === "live") {

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 MODELS = [
     league_models.Club, league_models.Player, league_models.ClubMembership, league_models.Season,
     league_models.Competition, league_models.Entrant, league_models.Stage, league_models.Group,
-    league_models.Round, league_models.Fixture, league_models.Standing, match_models.Match, match_models.Result,
+    league_models.Round, league_models.Fixture, league_models.Standing, league_models.Result,
+    league_models.FixtureChange, match_models.Match,
 ]
 
 

@@ -10,8 +10,8 @@ from django.db.models import Q
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, Entrant, Fixture, Season
+from leagues.services.results import result_record
 from leagues.services.standings import standings_recompute
-from matches.services.results import result_record
 
 from .factories import ClubFactory
 from .site_world import build_world
@@ -244,7 +244,7 @@ def test_fixture_status_and_official_score_cannot_be_written(django_capture_on_c
             "adjudicated_at": "2000-01-01T00:00:00Z", "table_home_goals": 9}, format="json")
     assert response.status_code == 200, response.content
     fixture.refresh_from_db()
-    result = fixture.match.result
+    result = fixture.result
     assert fixture.status == "played"
     assert (result.home_goals, result.away_goals, result.winner_side, result.table_home_goals) == (1, 0, "home", 1)
     assert result.adjudicated_at.year != 2000

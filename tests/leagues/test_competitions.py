@@ -5,15 +5,13 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 
-from leagues.models import Competition, Fixture, InvalidTransition, Stage, Standing
+from leagues.models import Competition, Fixture, InvalidTransition, Result, Stage, Standing
+from leagues.official import ResultError
 from leagues.services.entrants import entrant_withdraw
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.results import result_record
 from leagues.services.standings import standings_recompute
 from leagues.tasks import recompute_standings
-from matches.models import Match
-from matches.official import ResultError
-from matches.services.results import result_record
-from matches.tasks import adjudicate_match
 
 from .factories import ClubFactory, PlayerFactory, competition_with_entrants
 
@@ -56,7 +54,7 @@ def test_fixture_status_transitions_refuse_the_rest():
     fixture.set_status(Fixture.Status.SCHEDULED)
     fixture.set_status(Fixture.Status.PLAYED)
     with pytest.raises(InvalidTransition):
-        fixture.set_status(Fixture.Status.SCHEDULED)
+        fixture.set_status(Fixture.Status.BYE)
     fixture.set_status(Fixture.Status.ANNULLED)
     with pytest.raises(InvalidTransition):
         fixture.set_status(Fixture.Status.PLAYED)
@@ -92,16 +90,14 @@ def test_result_reaches_stored_standings_after_commit(django_capture_on_commit_c
     result = record(django_capture_on_commit_callbacks, fixture, 3, 1)
     result.refresh_from_db()
     assert (result.home_goals, result.away_goals, result.winner.name) == (3, 1, "E1")
-    assert result.match.status == Match.Status.ADJUDICATED
-    assert result.match.rule_set == competition.rule_set
+    assert result.source == Result.Source.TABLE and result.is_official and result.match is None
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.PLAYED
     top = Standing.objects.get(competition=competition, position=1)
     assert (top.entrant.name, top.points, top.goals_for, top.goals_against) == ("E1", 3, 3, 1)
-    # Idempotent: the tasks find the work done.
-    assert adjudicate_match(result.match_id) is False
+    # Idempotent: the task finds the work done.
     assert recompute_standings(competition.pk) is False
-    # A correction is adjudicated again.
+    # A correction is official at once, and recomputed.
     record(django_capture_on_commit_callbacks, fixture, 0, 2)
     top = Standing.objects.get(competition=competition, position=1)
     assert (top.entrant.name, top.points) == ("E4", 3)
@@ -201,6 +197,6 @@ def test_standings_record_lots_once_drawn():
     assert set(drawn) == {str(e.pk) for e in competition.entrants.all()}
     # A new seed later does not redraw lots already made.
     order = list(Standing.objects.filter(competition=competition).values_list("entrant__name", flat=True))
-    Competition.objects.filter(pk=competition.pk).update(lots_seed=999, standings_fingerprint="")
+    Competition.objects.filter(pk=competition.pk).update(lots_seed=999, derived_version=0)
     standings_recompute(competition_id=competition.pk)
     assert list(Standing.objects.filter(competition=competition).values_list("entrant__name", flat=True)) == order

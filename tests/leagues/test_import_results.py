@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from leagues.models import Competition, Entrant, Fixture
-from matches.models import Result
+from leagues.models import Competition, Entrant, Fixture, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +108,8 @@ def test_knockout_file_with_walkover_disqualification_and_shoot_out(tmp_path):
     )
     call_command("import_results", write(tmp_path, text), "--competition", "ko", "--create", "--name", "KO",
                  "--format", "knockout", stdout=StringIO())
-    results = {(r.match.fixture.home.name, r.match.fixture.away.name): r for r in Result.objects.select_related("match__fixture__home", "match__fixture__away", "winner")}
+    results = {(r.fixture.home.name, r.fixture.away.name): r
+               for r in Result.objects.select_related("fixture__home", "fixture__away", "winner")}
     assert (results["A", "B"].home_goals, results["A", "B"].away_goals, results["A", "B"].winner.name) == (1, 1, "A")
     assert (results["C", "D"].home_goals, results["C", "D"].away_goals) == (2, 0)
     assert (results["A", "C"].home_goals, results["A", "C"].away_goals, results["A", "C"].winner.name) == (0, 2, "C")

@@ -144,7 +144,7 @@ def test_organiser_runs_a_competition_without_the_admin(django_capture_on_commit
         ok = client.post(url, {"outcome": "played", "home_goals": 3, "away_goals": 1})
     assert ok.status_code == 302
     fixture.refresh_from_db()
-    assert fixture.status == "played" and fixture.match.result.home_goals == 3
+    assert fixture.status == "played" and fixture.result.home_goals == 3
     # Generating twice says why, without an error page.
     again = client.post("/manage/copa-da-liga/generate/", follow=True)
     assert "cannot be made" in again.content.decode()

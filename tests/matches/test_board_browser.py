@@ -20,8 +20,10 @@ import os
 import re
 import shutil
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -81,7 +83,7 @@ def _league(slug: str, *, half_minutes: int = 1, rule_params: dict | None = None
 
     competition = Competition.objects.create(
         name=f"Board {slug}", slug=slug, format="league", lots_seed=3, rule_set="one_touch",
-        halves=1, half_minutes=half_minutes, rule_params=rule_params or {})
+        halves=1, half_minutes=half_minutes, venue="online", rule_params=rule_params or {})
     for i, (first, last, club) in enumerate([("Hana", "Home", "Reds"), ("Abel", "Away", "Blues")], start=1):
         user = get_user_model().objects.create_user(username=f"{slug}-{last.lower()}", password=PASSWORD,
                                                     first_name=first, last_name=last)
@@ -90,6 +92,7 @@ def _league(slug: str, *, half_minutes: int = 1, rule_params: dict | None = None
         ClubMembership.objects.create(player=player, club=club_obj, start_date="2020-01-01")
         Entrant.objects.create(competition=competition, name=f"{first} {last}", seed=i, player=player, club=club_obj)
     fixtures_generate(competition=competition)
+    competition.fixtures.update(kickoff_at=timezone.now() + timedelta(minutes=10))  # check-in open now
     return competition, competition.fixtures.get()
 
 
@@ -180,11 +183,11 @@ def _feed_reads_as_sentences(page) -> None:
 def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator(live_server, browser, monkeypatch):
     from matches import tasks
     from matches.models import Match, MatchAction
-    from matches.services.adjudication import adjudicate
+    from matches.services.adjudication import match_adjudicate
 
     # the worker is late: full time is called, then the result becomes official when the test says
     late = []
-    monkeypatch.setattr(tasks.adjudicate_match, "delay", lambda match_id: late.append(match_id))
+    monkeypatch.setattr(tasks.adjudicate_match, "enqueue", lambda match_id: late.append(match_id))
     base = live_server.url
     competition, fixture = _league("ft", rule_params={"half_minutes": 0.75})
     home = _sign_in(browser, base, "ft-home", DESKTOP)
@@ -199,7 +202,8 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     away.click("#check-in")
     away.wait_for_url("**/matches/*/")
     home.wait_for_url("**/matches/*/", timeout=10000)  # the fixture's page moves on at kick-off
-    match = Match.objects.get(fixture=fixture)
+    fixture.refresh_from_db()
+    match = fixture.match
     assert match.status == Match.Status.LIVE
     spectator = browser.new_context(**DESKTOP).new_page()
     spectator.goto(f"{base}/matches/{match.pk}/")
@@ -274,7 +278,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
         assert not page.is_visible("#controls") and page.inner_text("#message") == ""
     assert not any(page.is_visible("#official") for page in boards)
     assert late == [match.pk]
-    adjudicate(match_id=match.pk)
+    match_adjudicate(match_id=match.pk)  # then its fixture makes the result official (eager here)
     time.sleep(2.0)
     for page in boards:
         assert page.is_visible("#official"), page.url
@@ -285,7 +289,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, browser):
-    from matches.management.commands.play_fixtures import play_bot_match
+    from leagues.management.commands.play_fixtures import play_bot_match
 
     base = live_server.url
     _, finished_fixture = _league("rpl")
@@ -317,9 +321,10 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
     # A live match whose feed says a button may not play: it is drawn crossed out, and says why
     # on hover (desktop) or tap (phone). (The feed's ``may_not_play`` is the referee's.)
     from matches.services import online
+    from tests.matches.conftest import setup_match
 
     _, live_fixture = _league("bar")
-    match = online.match_create_online(fixture=live_fixture)
+    match = setup_match(live_fixture, timezone.now())
     for entrant in (live_fixture.home, live_fixture.away):
         online.check_in(match_id=match.pk, user=entrant.player.user)
     reason = {"text": "Button 7 came back from out of bounds and sits out this turn.",

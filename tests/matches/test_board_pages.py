@@ -12,14 +12,14 @@ from matches.models import Match
 from matches.services import online
 from matches.services.spectating import BOT_PACE_S, bot_match_step
 from simulation.state import MatchState
-from tests.matches.conftest import make_league, users_of
+from tests.matches.conftest import make_league, setup_match, users_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_watched_bot_match_moves_once_per_pace_however_many_watch():
     fixture = make_league(2, slug="bots").fixtures.get()
-    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"])
+    match = setup_match(fixture, timezone.now(), computer_sides=["home", "away"])
     assert match.status == Match.Status.LIVE and match.seq == 0
     later = timezone.now() + timedelta(seconds=BOT_PACE_S + 0.5)
     bot_match_step(match_id=match.pk, now=later)
@@ -32,7 +32,7 @@ def test_a_watched_bot_match_moves_once_per_pace_however_many_watch():
 
 def test_a_bot_match_nobody_watched_past_its_deadline_plays_on_without_a_timeout():
     fixture = make_league(2, slug="idle").fixtures.get()
-    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"])
+    match = setup_match(fixture, timezone.now(), computer_sides=["home", "away"])
     first_viewer = match.deadline_at + timedelta(seconds=10)  # passed, but not an outage
     bot_match_step(match_id=match.pk, now=first_viewer)
     match = Match.objects.get(pk=match.pk)
@@ -44,13 +44,15 @@ def test_a_bot_match_nobody_watched_past_its_deadline_plays_on_without_a_timeout
 
 def test_fixture_page_check_in_sets_up_the_online_match_and_kicks_off():
     fixture = make_league(2, slug="chk").fixtures.get()
+    fixture.competition.fixtures.update(kickoff_at=timezone.now() + timedelta(minutes=10))
     home, away = users_of(fixture)
     a, b = Client(), Client()
     a.force_login(home)
     b.force_login(away)
     assert b"Check in" in a.get(f"/fixtures/{fixture.pk}/").content
     a.post(f"/fixtures/{fixture.pk}/check-in/")
-    match = Match.objects.get(fixture=fixture)
+    fixture.refresh_from_db()
+    match = fixture.match
     assert match.status == Match.Status.CHECKED_IN and match.kind == Match.Kind.ONLINE
     response = b.post(f"/fixtures/{fixture.pk}/check-in/")
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
@@ -60,7 +62,7 @@ def test_fixture_page_check_in_sets_up_the_online_match_and_kicks_off():
 
 
 def test_replay_holds_the_state_after_every_row():
-    from matches.management.commands.play_fixtures import play_bot_match
+    from leagues.management.commands.play_fixtures import play_bot_match
 
     fixture = make_league(2, slug="rpl").fixtures.get()
     match = play_bot_match(fixture=fixture)
@@ -74,7 +76,7 @@ def test_play_lists_a_fixture_awaiting_your_check_in_as_not_checked_in():
     """The opponent checked in: the match is "checked in", but this player is not (issue 17)."""
     fixture = make_league(2, slug="waits").fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture)
+    match = setup_match(fixture, timezone.now() + timedelta(minutes=10))
     online.check_in(match_id=match.pk, user=away)
     client = Client()
     client.force_login(home)
@@ -87,7 +89,7 @@ def test_play_lists_a_fixture_awaiting_your_check_in_as_not_checked_in():
 
 
 def test_a_board_opened_after_full_time_is_a_replay_with_the_official_result():
-    from matches.management.commands.play_fixtures import play_bot_match
+    from leagues.management.commands.play_fixtures import play_bot_match
 
     fixture = make_league(2, slug="over").fixtures.get()
     match = play_bot_match(fixture=fixture)

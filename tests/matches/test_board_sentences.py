@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from matches import sentences
@@ -18,7 +19,7 @@ from simulation.rules import mbs as mbs_rules
 from simulation.rules import one_touch as one_touch_rules
 from simulation.rules.base import Referee
 from simulation.rules.one_touch import OneTouchReferee
-from tests.matches.conftest import make_league, users_of
+from tests.matches.conftest import make_league, result_of, setup_match, users_of
 
 NAMES = {"home": {"name": "Marco Rossi", "short": "Rossi"}, "away": {"name": "Rui Costa", "short": "Costa"}}
 BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -79,6 +80,8 @@ def test_a_move_and_a_refusal_read_as_sentences():
     assert sentences.action_sentence(flick, NAMES) == "Rossi flicks button 7 at 1583 mm/s."
     assert sentences.action_sentence({"type": "place_goalkeeper", "side": "away"}, NAMES) == "Costa places the goalkeeper."
     assert sentences.action_sentence({"type": "declare_shot", "side": "home"}, NAMES) == ""  # its event says it
+    walkover = {"home": 0, "away": 2, "text": "0-2 (walkover)"}
+    assert sentences.official_sentence(walkover, NAMES) == "Official result: Rossi 0–2 Costa (walkover)."
     assert sentences.refusal_sentence("button 7 came back from out of bounds and sits out this turn") == \
         "Not allowed: button 7 came back from out of bounds and sits out this turn."
 
@@ -116,7 +119,7 @@ def test_the_feed_speaks_in_sentences_with_the_names_and_links_to_the_rules():
     for user, last in ((home, "Rossi"), (away, "Costa")):
         user.player.last_name = last
         user.player.save()
-    match = online.match_create_online(fixture=fixture)
+    match = setup_match(fixture, timezone.now())
     online.check_in(match_id=match.pk, user=home)
     match = online.check_in(match_id=match.pk, user=away)
     # the kick-off's first touch must keep the ball in the centre circle: a hard flick is a foul
@@ -138,7 +141,7 @@ def test_the_feed_speaks_in_sentences_with_the_names_and_links_to_the_rules():
 def test_a_refused_move_answers_with_a_sentence_and_the_rule_page(stub_referee):
     fixture = make_league(2, slug="refuse").fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture)
+    match = setup_match(fixture, timezone.now())
     online.check_in(match_id=match.pk, user=home)
     online.check_in(match_id=match.pk, user=away)
     client = APIClient()
@@ -151,12 +154,12 @@ def test_a_refused_move_answers_with_a_sentence_and_the_rule_page(stub_referee):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_official_result_reaches_the_feed_as_a_sentence():
-    from matches.management.commands.play_fixtures import play_bot_match
+    from leagues.management.commands.play_fixtures import play_bot_match
 
     fixture = make_league(2, slug="offi").fixtures.get()
     match = play_bot_match(fixture=fixture)
     header = Client().get(f"/matches/{match.pk}/feed/?after={match.seq}").json()["match"]
-    result = match.result
+    result = result_of(match)
     assert header["finished"] and header["official"]["home"] == result.home_goals
     assert header["official"]["text"] == (
         f"Official result: Test {result.home_goals}–{result.away_goals} Test.")
@@ -169,7 +172,7 @@ def test_the_official_result_reaches_the_feed_as_a_sentence():
 @pytest.mark.django_db(transaction=True)
 def test_the_board_runs_without_inline_script():
     fixture = make_league(2, slug="csp").fixtures.get()
-    match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"])
+    match = setup_match(fixture, timezone.now(), computer_sides=["home", "away"])
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
     assert scripts

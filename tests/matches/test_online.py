@@ -9,9 +9,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, Fixture, Standing
-from matches.models import ActionRequest, Match, MatchAction, Result
+from matches.models import ActionRequest, Match, MatchAction
 from matches.services import deadlines, online
-from tests.matches.conftest import T0, at, make_league, users_of
+from tests.matches.conftest import T0, at, fixture_of, make_league, result_of, setup_match, users_of
 
 # transaction=True: adjudication is enqueued on commit, as in production
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def live_match(base=T0):
     competition = make_league(2)
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=base, now=base)
+    match = setup_match(fixture, base)
     online.check_in(match_id=match.pk, user=home, now=base)
     match = online.check_in(match_id=match.pk, user=away, now=base + timedelta(seconds=1))
     assert match.status == Match.Status.LIVE
@@ -86,10 +86,11 @@ def test_lifecycle_through_the_api_then_full_time_adjudication_and_standings(stu
     play_to_full_time(match, home, away, start=10, base=base)
     match.refresh_from_db()
     assert match.status == Match.Status.ADJUDICATED  # eager Celery in the plain suite
-    result = Result.objects.get(match=match)
+    result = result_of(match)
     assert (result.home_goals, result.away_goals, result.outcome, result.winner_side) == (1, 0, "played", "home")
-    assert match.fixture.__class__.objects.get(pk=match.fixture_id).status == Fixture.Status.PLAYED
-    top = Standing.objects.filter(competition=match.fixture.competition).order_by("position").first()
+    fixture = fixture_of(match)
+    assert fixture.status == Fixture.Status.PLAYED and result.source == "online"
+    top = Standing.objects.filter(competition=fixture.competition).order_by("position").first()
     assert top.entrant.name == "E1" and top.points == 3
 
 
@@ -199,12 +200,12 @@ def test_walkover_for_the_side_not_checked_in(stub_referee):
     competition = make_league(2, checkin_grace_minutes=10)
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    match = setup_match(fixture, T0)
     online.check_in(match_id=match.pk, user=away, now=at(60))
     deadlines.tick_due(now=at(600 + 5))
     match.refresh_from_db()
     assert match.status == Match.Status.ADJUDICATED and match.walkover_side == "home"
-    result = Result.objects.get(match=match)
+    result = result_of(match)
     assert (result.outcome, result.outcome_side, result.home_goals, result.away_goals) == ("walkover", "home", 0, 2)
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.WALKOVER
     with pytest.raises(online.PlayError) as refused:
@@ -216,7 +217,7 @@ def test_checkin_deadline_seen_after_an_outage_is_extended(stub_referee):
     competition = make_league(2, checkin_grace_minutes=10)
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    match = setup_match(fixture, T0)
     deadlines.tick_due(now=at(600 + 120))
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and match.checkin_deadline_at > at(720)
@@ -228,7 +229,7 @@ def test_disqualification_loses_two_nil_unless_the_opponent_led_by_more(live):
     match, home, away = live
     assert submit(match, home, flick("9", 2100), now=at(5)).status_code == 201  # 1-0 home
     assert submit(match, away, flick("5", 2222), now=at(10)).status_code == 201  # away disqualified
-    result = Result.objects.get(match=match)
+    result = result_of(match)
     assert (result.outcome, result.outcome_side, result.home_goals, result.away_goals) == (
         "disqualification", "away", 2, 0)
     assert result.away_discipline == 4
@@ -238,7 +239,7 @@ def test_disqualified_side_behind_by_more_than_two_keeps_the_score(stub_referee)
     competition = make_league(2)
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    match = setup_match(fixture, T0)
     online.check_in(match_id=match.pk, user=home, now=T0)
     online.check_in(match_id=match.pk, user=away, now=T0)
     t = 1
@@ -246,7 +247,7 @@ def test_disqualified_side_behind_by_more_than_two_keeps_the_score(stub_referee)
                        (home, flick("9", 2100)), (away, flick("5", 2222))]:
         assert submit(match, user, data, now=at(t)).status_code == 201
         t += 2
-    result = Result.objects.get(match=match)
+    result = result_of(match)
     assert (result.home_goals, result.away_goals, result.winner_side) == (3, 0, "home")
 
 
@@ -254,7 +255,7 @@ def test_level_knockout_goes_to_extra_time_and_a_shootout(stub_referee):
     competition = make_league(2, fmt="knockout", slug="cup")
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    match = setup_match(fixture, T0)
     online.check_in(match_id=match.pk, user=home, now=T0)
     online.check_in(match_id=match.pk, user=away, now=T0)
     assert match.rule_params["knockout"] is True
@@ -277,7 +278,7 @@ def test_level_knockout_goes_to_extra_time_and_a_shootout(stub_referee):
         data = flick("9", 2100) if side == "home" else flick("9", 100)
         assert submit(match, home if side == "home" else away, data, now=at(t)).status_code == 201
         t += 5
-    result = Result.objects.get(match=match)
+    result = result_of(match)
     assert (result.home_goals, result.away_goals) == (0, 0)
     assert (result.home_shootout, result.away_shootout, result.winner_side) == (3, 0, "home")
 
@@ -302,7 +303,7 @@ def test_check_in_endpoint(stub_referee):
     competition = make_league(2, slug="checkin-api")
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=timezone.now())
+    match = setup_match(fixture, timezone.now())
     client = APIClient()
     client.force_authenticate(home)
     response = client.post(f"/api/matches/{match.pk}/check-in/")
@@ -317,7 +318,7 @@ def test_check_in_under_rules_stored_unchecked_is_a_400_not_a_500():
     Competition.objects.filter(pk=competition.pk).update(halves=3, rule_params={"turn_seconds": "abc"})
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=timezone.now())
+    match = setup_match(fixture, timezone.now())
     client = APIClient()
     client.force_authenticate(home)
     assert client.post(f"/api/matches/{match.pk}/check-in/").status_code == 200

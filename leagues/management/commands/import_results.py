@@ -26,9 +26,13 @@ class Command(BaseCommand):
         parser.add_argument("--points", default="3,1,0", help="points for a win, a draw, a loss (with --create)")
         parser.add_argument("--format", default=Competition.Format.LEAGUE, choices=Competition.Format.values,
                             help="the new competition's format (with --create; default league)")
-        parser.add_argument("--season", metavar="SLUG", help="the new competition's season (with --create)")
+        parser.add_argument("--season", metavar="SLUG",
+                            help="the new competition's season (with --create; default: the season of the dates)")
+        parser.add_argument("--update", action="store_true",
+                            help="a row for a pairing that already has a result corrects it (otherwise refused)")
 
-    def handle(self, *args, file, competition, create, name, preset, criteria, points, format, season, **options):
+    def handle(self, *args, file, competition, create, name, preset, criteria, points, format, season, update,
+               **options):
         path = Path(file)
         try:
             text = path.read_text(encoding="utf-8-sig")
@@ -61,10 +65,10 @@ class Command(BaseCommand):
             target = existing
 
         try:
-            summary = results_import(text=text, competition=target)
+            summary = results_import(text=text, competition=target, update=update)
         except ImportFileError as exc:
             raise CommandError(f"{file}: {exc}; nothing imported") from None
-        standings_recompute(competition_id=summary.competition.pk)
+        standings_recompute(competition_id=summary.competition.pk, force=True)
         verb = "created" if summary.created else "updated"
         self.stdout.write(self.style.SUCCESS(
             f"{summary.competition.slug}: {verb}, {summary.results} results, {summary.entrants_created} new entrants"

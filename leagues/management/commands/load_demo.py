@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from leagues.services.demo import DEMO_ADMIN, DEMO_ORGANISER, demo_is_loaded, demo_load
+from leagues.services.demo import DEMO_ADMIN, DEMO_ORGANISER, demo_is_loaded, demo_load, demo_reopen
 
 
 class Command(BaseCommand):
@@ -14,7 +14,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, if_empty, **options):
         if if_empty and demo_is_loaded():
-            self.stdout.write("The database has data already; demo not loaded.")
+            moved = demo_reopen()
+            self.stdout.write(f"The database has data already; demo not loaded. "
+                              f"{moved} demo fixture(s) open for check-in again.")
             return
         summary = demo_load()
         self.stdout.write(self.style.SUCCESS(

@@ -27,7 +27,7 @@ class Command(BaseCommand):
         if competition is None:
             raise CommandError(f"no competition {slug!r}")
         if recompute or not competition.standings.exists():
-            standings_recompute(competition_id=competition.pk)
+            standings_recompute(competition_id=competition.pk, force=recompute)
         data = standings_tables(competition=competition)
         if as_json:
             self.stdout.write(json.dumps(data, ensure_ascii=False))
@@ -39,8 +39,9 @@ class Command(BaseCommand):
             width = max([len(r["entrant"]) for r in table["rows"]] + [7])
             self.stdout.write(f"{'#':>3}  {'Entrant':<{width}}  {'P':>2} {'W':>2} {'D':>2} {'L':>2}  {'GF':>3}:{'GA':<3} {'GD':>4}  {'Pts':>3}")
             for r in table["rows"]:
+                place = f"{r['position']}=" if r.get("shared") else str(r["position"])
                 line = (
-                    f"{r['position']:>3}  {r['entrant']:<{width}}  {r['played']:>2} {r['won']:>2} {r['drawn']:>2} "
+                    f"{place:>3}  {r['entrant']:<{width}}  {r['played']:>2} {r['won']:>2} {r['drawn']:>2} "
                     f"{r['lost']:>2}  {r['goals_for']:>3}:{r['goals_against']:<3} {signed(r['goal_difference']):>4}  {r['points']:>3}"
                 )
                 if r["tiebreak"]:

@@ -71,8 +71,8 @@ export function createHud(cfg, words) {
     $("clock").textContent = mmss(b.clock);
     let turn = "", clock = "", low = false;
     if (header.finished) {
-      turn = header.official ? "" : (header.status === "walkover"
-        ? fill(t.walkover, {name: name(header.walkover_side)}) : t.full_time_wait);
+      const walkover = header.walkover_side === "both" ? t.walkover_both : fill(t.walkover, {name: name(header.walkover_side)});
+      turn = header.status === "walkover" ? walkover : (header.official ? "" : t.full_time_wait);
     } else if (header.status === "live" && st && st.phase !== "full_time") {
       turn = turnText(st, b.myTurn);
       if (header.deadline_at) {

@@ -1,6 +1,6 @@
 """Benchmarks of online play (issue 7 targets; ``make bench`` territory, not timed tests).
 
-``python -m matches.bench [--latency N] [--whole-match] [--seconds-per-action 5]`` against the
+``python -m leagues.bench [--latency N] [--whole-match] [--seconds-per-action 5]`` against the
 configured database (an SQLite file by default); it creates its own competition and users
 (slug ``bench-online-*``) and deletes them afterwards.
 
@@ -30,16 +30,19 @@ def _setup() -> None:
 
 def _league(slug: str, *, half_minutes: int = 25):
     from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
-    from leagues.models import Competition, Entrant, Player
+    from leagues.models import Competition, Entrant, Player, Venue
     from leagues.services.fixtures import fixtures_generate
 
-    competition = Competition.objects.create(name=slug, slug=slug, half_minutes=half_minutes)
+    competition = Competition.objects.create(name=slug, slug=slug, half_minutes=half_minutes, venue=Venue.ONLINE,
+                                             first_date=timezone.localdate())
     for i in (1, 2):
         user = get_user_model().objects.create_user(username=f"{slug}-p{i}")
         player = Player.objects.create(first_name=f"Bench{i}", last_name="Player", licence_number=f"{slug}-{i}", user=user)
         Entrant.objects.create(competition=competition, name=f"{slug} E{i}", seed=i, player=player)
     fixtures_generate(competition=competition)
+    competition.fixtures.update(kickoff_at=timezone.now())  # check-in open now
     return competition
 
 
@@ -49,8 +52,9 @@ def _cleanup(slug: str) -> None:
     from leagues.models import Competition, Fixture, Player
     from matches.models import Match
 
-    Match.objects.filter(fixture__competition__slug=slug).delete()
+    match_ids = list(Fixture.objects.filter(competition__slug=slug, match__isnull=False).values_list("match_id", flat=True))
     Fixture.objects.filter(competition__slug=slug).delete()
+    Match.objects.filter(pk__in=match_ids).delete()
     Competition.objects.filter(slug=slug).delete()
     Player.objects.filter(licence_number__startswith=slug).delete()
     get_user_model().objects.filter(username__startswith=slug).delete()
@@ -84,26 +88,26 @@ class _TimedReferee:
             return inner
 
         referee_module.referee_for = timed
-        from matches.services import online
+        from matches.services import online, play
 
         online.referee_for = timed
+        play.referee_for = timed
 
 
 def latency(n: int) -> dict:
     """p50/p95/max (ms) from POST to the other player's GET showing it, minus referee time."""
     from django.test import Client
-    from django.utils import timezone
 
-    from matches.services import online
+    from leagues.services.online import fixture_check_in
+    from matches.services import online, play
 
     slug = f"bench-online-{uuid.uuid4().hex[:6]}"
     competition = _league(slug)
     try:
         fixture = competition.fixtures.get()
         home, away = fixture.home.player.user, fixture.away.player.user
-        match = online.match_create_online(fixture=fixture, scheduled_at=timezone.now())
-        online.check_in(match_id=match.pk, user=home)
-        online.check_in(match_id=match.pk, user=away)
+        fixture_check_in(fixture=fixture, user=home)
+        match = fixture_check_in(fixture=fixture, user=away)
         clients = {"home": Client(), "away": Client()}
         clients["home"].force_login(home)
         clients["away"].force_login(away)
@@ -114,10 +118,10 @@ def latency(n: int) -> dict:
             match.refresh_from_db()
             if match.status != "live":
                 break
-            state = online.current_state(match)
+            state = play.current_state(match)
             side, other = state.to_move, "away" if state.to_move == "home" else "home"
-            actions = candidate_actions(state, side, match.rule_set, online.params_of(match),
-                                        referee=online.referee_for(match.rule_set, online.params_of(match)))
+            actions = candidate_actions(state, side, match.rule_set, play.params_of(match),
+                                        referee=online.referee_for(match.rule_set, play.params_of(match)))
             before_ref = _TimedReferee.spent
             start = time.perf_counter()
             for data in actions:
@@ -140,8 +144,10 @@ def latency(n: int) -> dict:
 
 
 def whole_match(seconds_per_action: float) -> dict:
+    from leagues.services.online import fixture_match_setup
+    from leagues.services.results import result_from_match
     from matches.models import Match
-    from matches.services.adjudication import online_adjudicate
+    from matches.services.adjudication import match_adjudicate
 
     slug = f"bench-online-{uuid.uuid4().hex[:6]}"
     competition = _league(slug)
@@ -153,7 +159,7 @@ def whole_match(seconds_per_action: float) -> dict:
         from django.utils import timezone
 
         from matches import tasks
-        from matches.services import computer, online
+        from matches.services import computer, online, play
 
         bot_time = [0.0]
         original_candidates = computer.candidate_actions
@@ -166,13 +172,14 @@ def whole_match(seconds_per_action: float) -> dict:
                 bot_time[0] += time.perf_counter() - t0
 
         computer.candidate_actions = timed_candidates
-        delay = tasks.adjudicate_match.delay
-        tasks.adjudicate_match.delay = lambda *a, **kw: None  # adjudicated below, timed on its own
+        play.candidate_actions = timed_candidates
+        # adjudicated below, timed on its own
+        tasks.adjudicate_match.enqueue_on_commit = lambda **kw: None
         now = timezone.now()
-        match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"], scheduled_at=now, now=now)
+        match = fixture_match_setup(fixture=fixture, computer_sides=("home", "away"), now=now)
         from datetime import timedelta
 
-        from matches.management.commands.play_fixtures import BATCH
+        from leagues.management.commands.play_fixtures import BATCH
 
         step = timedelta(seconds=seconds_per_action)
         for _ in range(0, 20000, BATCH):
@@ -182,11 +189,13 @@ def whole_match(seconds_per_action: float) -> dict:
                 break
         played = time.perf_counter() - start
         referee_play = _TimedReferee.spent - before
-        tasks.adjudicate_match.delay = delay
+        del tasks.adjudicate_match.enqueue_on_commit
         computer.candidate_actions = original_candidates
+        play.candidate_actions = original_candidates
         before = _TimedReferee.spent
         start = time.perf_counter()
-        result = online_adjudicate(match_id=match.pk)
+        match_adjudicate(match_id=match.pk)
+        result = result_from_match(match_id=match.pk)
         adjudicated = time.perf_counter() - start
         return {"actions": match.seq, "play_s": round(played, 2), "play_referee_s": round(referee_play, 2),
                 "play_bot_s": round(bot_time[0], 2),

@@ -6,6 +6,8 @@ score and the winning side, or raises ``ResultError`` naming the field that is w
 - ``played``: the score on the table; extra-time goals count; in a knockout a level score
   after extra time needs a shoot-out, which decides who goes through but is kept apart;
 - ``walkover``: the side that did not show (``outcome_side``) loses by the walkover score;
+  ``outcome_side`` ``both`` is a double no-show: 0-0, lost by both (``double_loss``), nobody
+  goes through;
 - ``disqualification``: the disqualified side (``outcome_side``) loses 2-0, unless its
   opponent was already winning by more than two goals: then the score at that moment stands
   (from the opponent's side: 5-1 stands; 3-1 becomes 2-0; 0-1 becomes 2-0);
@@ -14,9 +16,11 @@ score and the winning side, or raises ``ResultError`` naming the field that is w
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 OUTCOMES = ("played", "walkover", "disqualification", "bye")
 SIDES = ("home", "away")
+BOTH = "both"
 DISQUALIFICATION_SCORE = (2, 0)
 
 
@@ -59,7 +63,8 @@ class Rules:
 class Official:
     home_goals: int
     away_goals: int
-    winner_side: str  # "home", "away", or "" for a draw
+    winner_side: str  # "home", "away", or "" for a draw (or nobody, with ``double_loss``)
+    double_loss: bool = False  # a double no-show: both sides lose
 
     def score_for(self, side: str) -> tuple[int, int]:
         return (self.home_goals, self.away_goals) if side == "home" else (self.away_goals, self.home_goals)
@@ -89,8 +94,11 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
     if r.outcome in ("played", "bye"):
         if r.outcome_side:
             raise ResultError("outcome_side", f"is only given for a walkover or a disqualification, not for {r.outcome}")
+    elif r.outcome == "walkover" and r.outcome_side == BOTH:
+        pass  # a double no-show
     elif r.outcome_side not in SIDES:
-        raise ResultError("outcome_side", f"a {r.outcome} needs the side it applies to: home or away")
+        sides = "home, away or both" if r.outcome == "walkover" else "home or away"
+        raise ResultError("outcome_side", f"a {r.outcome} needs the side it applies to: {sides}")
 
     if r.outcome == "bye":
         return Official(0, 0, "home")
@@ -98,6 +106,8 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
     if r.outcome == "walkover":
         if et_given or shootout_given:
             raise ResultError("home_et_goals" if et_given else "home_shootout", "a walkover has no extra time or shoot-out")
+        if r.outcome_side == BOTH:
+            return Official(0, 0, "", double_loss=True)
         winner = _other(r.outcome_side)
         return Official(*_by_side(winner, *rules.walkover_score), winner)
 
@@ -133,9 +143,7 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
             raise ResultError("home_shootout", "a shoot-out is only taken when the match is level")
         if r.home_shootout == r.away_shootout:
             raise ResultError("home_shootout", "a shoot-out cannot end level")
-        high, low = max(r.home_shootout, r.away_shootout), min(r.home_shootout, r.away_shootout)
-        if high > rules.shootout_kicks and high - low != 1:
-            raise ResultError("home_shootout", "a shoot-out in sudden death ends one goal apart")
+        _check_shootout_reachable(r.home_shootout, r.away_shootout, rules.shootout_kicks)
         return Official(home, away, "home" if r.home_shootout > r.away_shootout else "away")
     if home == away:
         if rules.knockout:
@@ -151,3 +159,48 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
             )
         return Official(home, away, "")
     return Official(home, away, "home" if home > away else "away")
+
+
+def _check_shootout_reachable(home: int, away: int, kicks: int) -> None:
+    """Raises ``ResultError`` unless a shoot-out of ``kicks`` each (then sudden death in pairs)
+    can end ``home``-``away`` (§3): a best of N stops as soon as one side cannot be caught
+    (best of 5: 3-0 can happen, 4-0 and 5-0 cannot), and sudden death is won by one."""
+    high, low = max(home, away), min(home, away)
+    if high - low == 1:
+        return  # sudden death after a level shoot-out ends one goal apart (and so may the N kicks)
+    if (high, low) in shootout_finals(kicks):
+        return
+    if high > kicks:
+        raise ResultError("home_shootout", f"a shoot-out in sudden death ends one goal apart, not {home}-{away}")
+    raise ResultError(
+        "home_shootout",
+        f"a shoot-out of {kicks} kicks each cannot end {home}-{away}: it stops as soon as one side cannot be caught",
+    )
+
+
+@lru_cache(maxsize=16)
+def shootout_finals(kicks: int) -> frozenset[tuple[int, int]]:
+    """Every (winner's goals, loser's goals) a shoot-out of ``kicks`` kicks each can end on
+    within those kicks, whichever side kicks first: the state at the kick that decides it."""
+    finals: set[tuple[int, int]] = set()
+    # (kicks taken by the first kicker, by the second, goals of the first, of the second)
+    seen: set[tuple[int, int, int, int]] = set()
+    todo = [(0, 0, 0, 0)]
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        taken_1, taken_2, goals_1, goals_2 = state
+        first_kicks = taken_1 == taken_2
+        for scored in (0, 1):
+            if first_kicks:
+                nxt = (taken_1 + 1, taken_2, goals_1 + scored, goals_2)
+            else:
+                nxt = (taken_1, taken_2 + 1, goals_1, goals_2 + scored)
+            t1, t2, g1, g2 = nxt
+            if g1 > g2 + (kicks - t2) or g2 > g1 + (kicks - t1):
+                finals.add((max(g1, g2), min(g1, g2)))
+            elif t1 < kicks or t2 < kicks:
+                todo.append(nxt)
+    return frozenset(finals)

@@ -1,6 +1,6 @@
 """Load test of online play through the HTTP API (issue 7 target; ``make bench``, not a test).
 
-``python -m matches.loadtest --matches 200 --actions 25 [--json]``
+``python -m leagues.loadtest --matches 200 --actions 25 [--json]``
 
 Target: 200 concurrent bot matches played through the HTTP API on this machine with no error
 and no lost or doubled action.
@@ -14,7 +14,7 @@ What it does, all on loopback:
    their users and API tokens (``rest_framework.authtoken``, written directly: a password
    check per user would cost the run a few minutes of PBKDF2; one user obtains its token
    through ``POST /api/auth/token/`` to prove the endpoint), and the fixture's online match
-   (``match_create_online``; turns of ``--turn-seconds`` so that no deadline fires while the
+   (``fixture_match_setup``, kick-off now; turns of ``--turn-seconds`` so that no deadline fires while the
    load queues requests, halves of 25 minutes so that no match ends).
 3. **gunicorn** on ``127.0.0.1:<free port>`` (``--workers`` x ``--threads`` gthread workers,
    keep-alive, persistent database connections, ``DEBUG=0``), in a ``try/finally`` that stops it.
@@ -133,9 +133,10 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
 
-    from leagues.models import Competition, Entrant, Player
+    from leagues.models import Competition, Entrant, Player, Venue
     from leagues.services.fixtures import fixtures_generate
-    from matches.services import online
+    from leagues.services.online import fixture_match_setup
+    from matches.services import play
 
     User = get_user_model()
     now = timezone.now()
@@ -145,7 +146,7 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
         with transaction.atomic():
             competition = Competition.objects.create(
                 name=slug, slug=slug, rule_set=rule_set, half_minutes=25, checkin_grace_minutes=60,
-                rule_params={"turn_seconds": turn_seconds, "shot_wait_seconds": turn_seconds},
+                venue=Venue.ONLINE, rule_params={"turn_seconds": turn_seconds, "shot_wait_seconds": turn_seconds},
             )
             tokens = {}
             for seed, side in ((1, "home"), (2, "away")):
@@ -155,10 +156,11 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
                 Entrant.objects.create(competition=competition, name=f"{slug} {side}", seed=seed, player=player)
                 tokens[user.username] = Token.objects.create(user=user).key
             fixtures_generate(competition=competition, now=now)
+            competition.fixtures.update(kickoff_at=now)  # check-in open now
             fixture = competition.fixtures.select_related("home__player__user", "away__player__user").get()
-            match = online.match_create_online(fixture=fixture, scheduled_at=now, now=now)
+            match = fixture_match_setup(fixture=fixture, now=now)
             planned.append(Planned(
-                match_id=match.pk, rule_set=match.rule_set, params=online.params_of(match),
+                match_id=match.pk, rule_set=match.rule_set, params=play.params_of(match),
                 tokens={"home": tokens[fixture.home.player.user.username],
                         "away": tokens[fixture.away.player.user.username]},
             ))
@@ -179,8 +181,10 @@ def cleanup(run: str) -> None:
     from leagues.models import Competition, Fixture, Player
     from matches.models import Match
 
-    Match.objects.filter(fixture__competition__slug__startswith=f"{run}-").delete()
-    Fixture.objects.filter(competition__slug__startswith=f"{run}-").delete()
+    fixtures = Fixture.objects.filter(competition__slug__startswith=f"{run}-")
+    match_ids = list(fixtures.filter(match__isnull=False).values_list("match_id", flat=True))
+    fixtures.delete()
+    Match.objects.filter(pk__in=match_ids).delete()
     Competition.objects.filter(slug__startswith=f"{run}-").delete()
     Player.objects.filter(licence_number__startswith=f"{run}-").delete()
     get_user_model().objects.filter(username__startswith=f"{run}-").delete()

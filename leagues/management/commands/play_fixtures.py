@@ -5,7 +5,9 @@ fixture whose match is already live online is taken over by the computer for bot
 
 The match clock is driven by a virtual wall clock that advances ``--seconds-per-action``
 (default 5) per step from now, so a 2 x 25 min match takes 600 steps, not 50 minutes. A
-knockout is played round after round: a decided fixture fills the next one.
+knockout is played round after round: a decided fixture fills the next one. The check-in rules
+hold here too: a fixture played online whose window is not open is moved to kick off now (its
+history says so); a fixture at a real table is not played.
 """
 from __future__ import annotations
 
@@ -13,34 +15,43 @@ import time
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Q
 from django.utils import timezone
 from tqdm import tqdm
 
-from leagues.models import Competition, Fixture
+from leagues.models import Competition, Fixture, Venue
+from leagues.services.online import fixture_match_setup
+from leagues.services.results import result_from_match
+from leagues.services.schedule import fixture_reschedule
 from matches.models import Match
 from matches.services import online
-from matches.services.adjudication import online_adjudicate
+from matches.services.adjudication import match_adjudicate
 
 BATCH = 25  # computer moves per transaction
 
 
 def playable(competition: Competition):
+    """The open fixtures of ``competition`` played online, with both entrants."""
     return (competition.fixtures.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
+            .filter(Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE))
             .exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.WALKOVER,
-                                        Match.Status.CANCELLED, Match.Status.ABANDONED])
-            .select_related("home", "away", "round__stage")
+                                        Match.Status.ABANDONED])
+            .select_related("home", "away", "round__stage", "competition", "match")
             .order_by("round__stage__order", "round__number", "position"))
 
 
 def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=None, max_steps: int | None = None) -> Match:
     """Plays ``fixture`` computer against computer and adjudicates it; returns the match."""
     now = start or timezone.now()
-    match = Match.objects.filter(fixture=fixture, status=Match.Status.LIVE).first()
+    match = fixture.match if fixture.match_id and fixture.match.status == Match.Status.LIVE else None
     if match is not None:  # begun online already: the computer takes both sides over
         match = online.computer_take_over(match_id=match.pk, sides=["home", "away"])
         now = max(now, match.clock_anchor_at or now)
     else:
-        match = online.match_create_online(fixture=fixture, computer_sides=["home", "away"], scheduled_at=now, now=now)
+        if fixture.kickoff_at is None or not fixture.checkin_opens_at <= now < fixture.checkin_closes_at:
+            fixture = fixture_reschedule(fixture=fixture, kickoff_at=now, now=now,
+                                         reason="play_fixtures --bots: played now")
+        match = fixture_match_setup(fixture=fixture, computer_sides=("home", "away"), now=now)
     params = online.params_of(match)
     if max_steps is None:
         total_s = (float(params.get("half_minutes", 25)) * int(params.get("halves", 2))
@@ -54,7 +65,8 @@ def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=N
             break
     else:
         raise CommandError(f"match {match.pk} ({fixture}) did not end in {max_steps} steps")
-    online_adjudicate(match_id=match.pk)  # at once; the queued task then finds it done
+    match_adjudicate(match_id=match.pk)  # at once; the queued tasks then find it done
+    result_from_match(match_id=match.pk)
     match.refresh_from_db()
     return match
 
@@ -86,8 +98,8 @@ class Command(BaseCommand):
                         break
                     match = play_bot_match(fixture=fixture, seconds_per_action=options["seconds_per_action"])
                     played += 1
-                    result = getattr(match, "result", None)
-                    bar.set_postfix_str(f"{fixture}: {result}" if result else str(fixture))
+                    official = (match.official or {}).get("text")
+                    bar.set_postfix_str(f"{fixture}: {official}" if official else str(fixture))
                     bar.update(1)
                 bar.total = played + playable(competition).count()
                 bar.refresh()

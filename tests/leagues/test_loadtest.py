@@ -1,4 +1,4 @@
-"""The load test of online play (``matches.loadtest``): its check of the log against what the
+"""The load test of online play (``leagues.loadtest``): its check of the log against what the
 clients saw, and a small run through gunicorn on the real PostgreSQL."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from datetime import timedelta
 
 import pytest
 
-from matches import loadtest
+from leagues import loadtest
 from matches.models import Match
 from matches.services import online
 from tests.conftest import ROOT
-from tests.matches.conftest import T0, make_league, users_of
+from tests.matches.conftest import T0, make_league, setup_match, users_of
 
 
 @pytest.mark.django_db
@@ -24,7 +24,7 @@ def test_verify_finds_a_lost_and_a_doubled_action(stub_referee):
     competition = make_league(2, slug="loadtest-verify")
     fixture = competition.fixtures.get()
     home, away = users_of(fixture)
-    match = online.match_create_online(fixture=fixture, scheduled_at=T0, now=T0)
+    match = setup_match(fixture, T0)
     online.check_in(match_id=match.pk, user=home, now=T0)
     online.check_in(match_id=match.pk, user=away, now=T0)
     accepted = {}
@@ -64,7 +64,7 @@ def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
     url = (f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}"
            f":{db.get('PORT') or 5432}/botonera_loadtest_pytest")
     done = subprocess.run(
-        [sys.executable, "-m", "matches.loadtest", "--matches", "5", "--actions", "10", "--json",
+        [sys.executable, "-m", "leagues.loadtest", "--matches", "5", "--actions", "10", "--json",
          "--database-url", url, "--workers", "2", "--threads", "4", "--retry", "0.3", "--race", "0.2",
          "--stale", "0.3", "--out-of-turn", "0.2", "--request-timeout", "20", "--time-limit", "60"],
         cwd=ROOT, capture_output=True, text=True, timeout=150,

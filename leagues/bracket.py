@@ -1,0 +1,198 @@
+"""Who fills each knockout slot, as a pure function of the results (COMPETITIONS.md §2, §4).
+
+``derive(fixtures, withdrawn=..., qualifiers=...)`` walks a knockout stage round by round and
+says, for every fixture, who its two entrants are and whether it is to be played, a bye or
+cancelled. No ORM: ``leagues.services.bracket`` loads the stage, calls it, and writes the
+differences. A slot is filled from its source:
+
+- ``Fixed``: the entrant the draw put there (a first round), or nobody (a bye);
+- ``Winner``/``Loser`` of an earlier fixture (the loser feeds the third-place match);
+- ``Qualifier``: the entrant at a place of a group ("A1"), once every group fixture is decided.
+
+The rules, for a fixture that is not started (no result, no online match begun):
+
+- a withdrawn entrant never fills a slot: its slot is empty (``NOBODY``); an entrant already
+  beaten is never reinstated;
+- one entrant and an empty slot: a bye, the entrant goes through; for the third-place match
+  (fed by losers) it is cancelled instead, and its entrant is third;
+- two empty slots: cancelled, nobody goes through;
+- a slot still waiting for an earlier fixture (``PENDING``): the fixture waits.
+
+A fixture with a result, or whose online match has begun, is never changed: when what it would
+now hold differs from what it holds (another entrant, or one still to be decided), that is a
+``conflict`` for the organisers. A result whose
+``winner`` is ``None`` with ``double_loss`` (a double no-show) sends nobody on.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+class _Marker:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+NOBODY = _Marker("NOBODY")  # the slot is empty for good (a bye, a withdrawal, a double no-show)
+PENDING = _Marker("PENDING")  # the slot waits for an earlier fixture or the groups
+
+SCHEDULED, BYE, CANCELLED = "scheduled", "bye", "cancelled"
+
+
+@dataclass(frozen=True)
+class Fixed:
+    entrant: Hashable | None  # None: a bye slot of the draw
+
+
+@dataclass(frozen=True)
+class Winner:
+    fixture: Hashable
+
+
+@dataclass(frozen=True)
+class Loser:
+    fixture: Hashable
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    group: str
+    place: int
+
+
+Source = Fixed | Winner | Loser | Qualifier
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A fixture's official result: its ``winner`` (an entrant, or ``None`` for a double
+    no-show) and ``loser`` (``None`` when there is none)."""
+
+    winner: Hashable | None
+    loser: Hashable | None
+
+
+@dataclass(frozen=True)
+class KnockoutFixture:
+    """One fixture of the stage as stored: its sources, its entrants, its state.
+
+    ``order`` sorts the fixtures so that every fixture comes after those that feed it (round
+    number, then position). ``started``: its online match has begun (checked in or later)."""
+
+    id: Hashable
+    order: tuple
+    home_source: Source
+    away_source: Source
+    home: Hashable | None
+    away: Hashable | None
+    status: str
+    result: Decided | None = None
+    started: bool = False
+    feeds_losers: bool = False  # the third-place match
+
+
+@dataclass(frozen=True)
+class Slotting:
+    """What a fixture should hold: entrants (``None``: empty) and its status (``SCHEDULED``,
+    ``BYE`` or ``CANCELLED``), or ``None`` for a fixture that is decided or started."""
+
+    home: Hashable | None
+    away: Hashable | None
+    status: str | None
+
+
+@dataclass
+class Derivation:
+    slots: dict[Hashable, Slotting] = field(default_factory=dict)
+    # fixtures decided or started whose entrants the results would now change:
+    # id -> (what it holds, what it would hold)
+    conflicts: dict[Hashable, tuple[tuple, tuple]] = field(default_factory=dict)
+
+    def changes(self, fixtures: Sequence[KnockoutFixture]) -> dict[Hashable, Slotting]:
+        """The fixtures (not decided, not started) whose stored entrants or status differ."""
+        out = {}
+        for f in fixtures:
+            slot = self.slots.get(f.id)
+            if slot is None or slot.status is None:
+                continue
+            if (f.home, f.away) != (slot.home, slot.away) or _status_differs(f.status, slot.status):
+                out[f.id] = slot
+        return out
+
+
+def _status_differs(stored: str, derived: str) -> bool:
+    if derived == SCHEDULED:
+        return stored in (BYE, CANCELLED)  # a postponed fixture stays postponed
+    return stored != derived
+
+
+def derive(
+    fixtures: Sequence[KnockoutFixture],
+    *,
+    withdrawn: frozenset | set = frozenset(),
+    qualifiers: Mapping[tuple[str, int], object] | None = None,
+) -> Derivation:
+    """Fills every slot of the stage from its source (see the module's rules).
+
+    ``qualifiers`` maps (group name, place) to the entrant there once the groups are decided
+    (``NOBODY`` for a place nobody holds); a place missing from it is ``PENDING``.
+    """
+    qualifiers = qualifiers or {}
+    by_id = {f.id: f for f in fixtures}
+    goes_on: dict[Hashable, tuple[object, object]] = {}  # id -> (winner, loser)
+    out = Derivation()
+
+    def resolve(source: Source, open_fixture: bool) -> object:
+        if isinstance(source, Fixed):
+            who = NOBODY if source.entrant is None else source.entrant
+            return who  # the draw's entrants stay; a withdrawal there is a walkover, not a gap
+        if isinstance(source, Qualifier):
+            who = qualifiers.get((source.group, source.place), PENDING)
+        else:
+            feeder = by_id.get(source.fixture)
+            if feeder is None:
+                return NOBODY
+            winner, loser = goes_on.get(feeder.id, (PENDING, PENDING))
+            who = winner if isinstance(source, Winner) else loser
+        if open_fixture and who not in (NOBODY, PENDING) and who in withdrawn:
+            return NOBODY
+        return who
+
+    for f in sorted(fixtures, key=lambda f: f.order):
+        open_fixture = f.result is None and not f.started
+        home = resolve(f.home_source, open_fixture)
+        away = resolve(f.away_source, open_fixture)
+        if not open_fixture:
+            would = (_entrant(home), _entrant(away))
+            if would != (f.home, f.away):
+                out.conflicts[f.id] = ((f.home, f.away), would)
+            out.slots[f.id] = Slotting(f.home, f.away, None)
+            if f.result is not None:
+                goes_on[f.id] = (f.result.winner if f.result.winner is not None else NOBODY,
+                                 f.result.loser if f.result.loser is not None else NOBODY)
+            else:
+                goes_on[f.id] = (PENDING, PENDING)
+            continue
+        if PENDING in (home, away):
+            status = SCHEDULED
+            goes_on[f.id] = (PENDING, PENDING)
+        elif home is NOBODY and away is NOBODY:
+            status = CANCELLED
+            goes_on[f.id] = (NOBODY, NOBODY)
+        elif home is NOBODY or away is NOBODY:
+            present = away if home is NOBODY else home
+            status = CANCELLED if f.feeds_losers else BYE
+            goes_on[f.id] = (present, NOBODY) if not f.feeds_losers else (NOBODY, NOBODY)
+        else:
+            status = SCHEDULED
+            goes_on[f.id] = (PENDING, PENDING)
+        out.slots[f.id] = Slotting(_entrant(home), _entrant(away), status)
+    return out
+
+
+def _entrant(who: object) -> Hashable | None:
+    return None if who is NOBODY or who is PENDING else who

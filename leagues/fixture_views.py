@@ -1,0 +1,204 @@
+"""A fixture's page and what is done from it (COMPETITIONS.md §4, §8).
+
+- ``/fixtures/<id>/``: who plays, when (the kick-off in the competition's time zone), where;
+  the official result and how it was reached; for an online fixture, its check-in window and
+  the check-in of each player, then its match; for its organisers, the result form, the
+  decisions on an online match, a new kick-off, and the history of every change;
+- ``/fixtures/<id>/check-in/`` (POST): a player checks in, inside the window;
+- ``/manage/fixtures/<id>/result/``: record or correct a table result (a correction that
+  changes a later round asks for a confirmation: the cascade);
+- ``/manage/fixtures/<id>/decision/``, ``.../annul-match/``, ``.../reschedule/`` (POST).
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from leagues.forms import AnnulMatchForm, DecisionForm, RescheduleForm, ResultForm
+from leagues.models import Fixture, Result
+from leagues.official import ResultError
+from leagues.permissions import can_manage_competition
+from leagues.services import online as fixture_online
+from leagues.services.locks import Busy
+from leagues.services.results import (
+    ResultConflict,
+    decision_record,
+    match_annul_decision,
+    result_record,
+)
+from leagues.services.schedule import fixture_reschedule
+from matches.models import Match
+from matches.services.play import PlayError
+
+
+def fixture_qs():
+    return Fixture.objects.select_related(
+        "competition", "round__stage", "group", "home__club", "away__club", "home__player__user",
+        "away__player__user", "match", "result",
+    )
+
+
+def result_of(fixture: Fixture) -> Result | None:
+    try:
+        return fixture.result
+    except Fixture.result.RelatedObjectDoesNotExist:
+        return None
+
+
+def _managed_fixture(request: HttpRequest, pk: int) -> Fixture:
+    fixture = get_object_or_404(fixture_qs(), pk=pk)
+    if not can_manage_competition(request.user, fixture.competition):
+        raise PermissionDenied(_("You do not organise this competition."))
+    return fixture
+
+
+def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = get_object_or_404(fixture_qs(), pk=pk)
+    competition = fixture.competition
+    now = timezone.now()
+    match = fixture.match if fixture.match_id else None
+    your_side = fixture_online.side_of_user(fixture, request.user)
+    refusal = fixture_online.checkin_refusal(fixture, now) if fixture.is_online else None
+    checked_in = {side: bool(match and getattr(match, f"{side}_checked_in_at")) for side in ("home", "away")}
+    can_check_in = (your_side is not None and refusal is None
+                    and (match is None or match.status in (Match.Status.SCHEDULED, Match.Status.CHECKED_IN))
+                    and not checked_in[your_side])
+    manage = can_manage_competition(request.user, competition)
+    context = {
+        "fixture": fixture, "competition": competition, "match": match, "result": result_of(fixture),
+        "your_side": your_side, "can_check_in": can_check_in, "checkin_refusal": refusal,
+        "checked_in": checked_in, "you_checked_in": bool(your_side and checked_in[your_side]),
+        "computer_sides": match.computer_sides if match else [],
+        "zone": competition.zone, "can_manage": manage,
+        "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
+    }
+    if manage:
+        context.update({
+            "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
+            "decision_form": DecisionForm(),
+            "annul_form": AnnulMatchForm(),
+            "reschedule_form": RescheduleForm(zone=competition.zone, initial={
+                "kickoff": timezone.localtime(fixture.kickoff_at, competition.zone).replace(tzinfo=None)
+                if fixture.kickoff_at else None}),
+        })
+    return render(request, "leagues/fixture.html", context)
+
+
+@login_required
+@require_POST
+def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """Checks the signed-in player in; the first check-in sets the online match up. The match
+    kicks off when both are in."""
+    fixture = get_object_or_404(Fixture, pk=pk)
+    try:
+        match = fixture_online.fixture_check_in(fixture=fixture, user=request.user)
+    except PlayError as exc:
+        messages.error(request, _("You cannot check in: %(reason)s.") % {"reason": exc.detail})
+        return redirect("site:fixture", pk=pk)
+    if match.status == Match.Status.LIVE:
+        return redirect("play:board", pk=match.pk)
+    messages.success(request, _("You are checked in. The match kicks off as soon as your opponent checks in."))
+    return redirect("site:fixture", pk=pk)
+
+
+def _refusal_message(exc: Exception) -> str:
+    if isinstance(exc, ResultError):
+        return exc.message
+    return exc.detail
+
+
+@login_required
+def record_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _managed_fixture(request, pk)
+    result = result_of(fixture)
+    initial = {}
+    if result is not None:
+        initial = {
+            "outcome": result.outcome, "outcome_side": result.outcome_side,
+            "home_goals": result.table_home_goals, "away_goals": result.table_away_goals,
+            "home_et_goals": result.home_et_goals, "away_et_goals": result.away_et_goals,
+            "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
+            "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
+        }
+    form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
+    cascade_needed = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)
+        except ResultError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        except ResultConflict as exc:
+            form.add_error(None, exc.detail)
+            if exc.code == "played_on":
+                cascade_needed = exc
+        except Busy as exc:
+            form.add_error(None, exc.detail)
+        else:
+            messages.success(request, _("The result of %(fixture)s is recorded.") % {"fixture": fixture})
+            return redirect("site:fixture", pk=fixture.pk)
+    return render(request, "leagues/manage/result_form.html", {
+        "form": form, "fixture": fixture, "competition": fixture.competition, "correction": result is not None,
+        "cascade_needed": cascade_needed,
+        "online_started": fixture.match_id is not None and fixture.match.is_started,
+    })
+
+
+def _post_decision(request: HttpRequest, pk: int, form_class, action, success: str) -> HttpResponse:
+    fixture = _managed_fixture(request, pk)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("site:fixture", pk=pk)
+    try:
+        action(fixture, form.cleaned_data)
+    except (ResultError, ResultConflict, PlayError, Busy) as exc:
+        messages.error(request, _refusal_message(exc))
+        if isinstance(exc, ResultConflict) and exc.code == "played_on":
+            messages.info(request, _("To go ahead, tick \u201ccascade\u201d and send it again."))
+    else:
+        messages.success(request, success)
+    return redirect("site:fixture", pk=pk)
+
+
+@login_required
+@require_POST
+def fixture_decision(request: HttpRequest, pk: int) -> HttpResponse:
+    return _post_decision(request, pk, DecisionForm, lambda fixture, data: decision_record(
+        fixture=fixture, decided_by=request.user, cascade=bool(request.POST.get("cascade")),
+        outcome=data["outcome"], outcome_side=data["outcome_side"], reason=data["reason"],
+    ), _("The decision is recorded; it is now the official result."))
+
+
+@login_required
+@require_POST
+def fixture_annul_match(request: HttpRequest, pk: int) -> HttpResponse:
+    return _post_decision(request, pk, AnnulMatchForm, lambda fixture, data: match_annul_decision(
+        fixture=fixture, decided_by=request.user, cascade=bool(request.POST.get("cascade")), reason=data["reason"],
+    ), _("The online match is annulled; the fixture is to be played again."))
+
+
+@login_required
+@require_POST
+def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _managed_fixture(request, pk)
+    form = RescheduleForm(request.POST, zone=fixture.competition.zone)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("site:fixture", pk=pk)
+    try:
+        fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],
+                           reason=form.cleaned_data["reason"], by=request.user)
+    except PlayError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, _("The kick-off is moved."))
+    return redirect("site:fixture", pk=pk)

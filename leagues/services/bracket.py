@@ -1,0 +1,158 @@
+"""The bracket derived from the results: loads a competition's knockout stage, asks the pure
+``leagues.bracket.derive`` who fills each slot, and writes what changed.
+
+``bracket_plan`` reads (with the stage's fixtures locked, after the competition); ``bracket_apply``
+writes the entrants and statuses of the fixtures that are not decided nor started, with one
+history entry per fixture changed; ``bracket_sync`` does both and returns the conflicts (the
+fixtures decided or started that the results would now fill otherwise), which the worker
+keeps on the competition for its organisers. A correction that would change a decided fixture
+is refused, or cascades, in ``leagues.services.results``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues import bracket
+from leagues.models import Competition, Fixture, FixtureChange, Stage
+from leagues.services.history import change_record, fixture_state
+from matches.models import Match
+from matches.services import online
+
+NOBODY = bracket.NOBODY
+
+
+@dataclass
+class Plan:
+    fixtures: dict[int, Fixture]
+    stage_fixtures: list[bracket.KnockoutFixture]
+    derivation: bracket.Derivation
+
+    @property
+    def conflicts(self) -> dict[int, tuple[tuple, tuple]]:
+        return self.derivation.conflicts
+
+    def changes(self) -> dict[int, bracket.Slotting]:
+        return self.derivation.changes(self.stage_fixtures)
+
+
+def knockout_fixtures(competition: Competition, *, lock: bool):
+    qs = (Fixture.objects.filter(competition=competition, round__stage__kind=Stage.Kind.KNOCKOUT)
+          .select_related("round", "home", "away", "match", "result")
+          .order_by("round__stage__order", "round__number", "position", "pk"))
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    return list(qs)
+
+
+def _sources(fixtures: list[Fixture]) -> dict[int, dict[str, bracket.Source]]:
+    fed: dict[int, dict[str, bracket.Source]] = {f.pk: {} for f in fixtures}
+    for f in fixtures:
+        if f.winner_to_id in fed and f.winner_to_slot:
+            fed[f.winner_to_id][f.winner_to_slot] = bracket.Winner(f.pk)
+        if f.loser_to_id in fed and f.loser_to_slot:
+            fed[f.loser_to_id][f.loser_to_slot] = bracket.Loser(f.pk)
+    for f in fixtures:
+        for slot in ("home", "away"):
+            if slot in fed[f.pk]:
+                continue
+            code = getattr(f, f"{slot}_source")
+            if code:
+                fed[f.pk][slot] = bracket.Qualifier(code[:-1], int(code[-1]))
+            else:
+                fed[f.pk][slot] = bracket.Fixed(getattr(f, f"{slot}_id"))
+    return fed
+
+
+def _decided(fixture: Fixture) -> bracket.Decided | None:
+    result = getattr(fixture, "result", None) if _has_result(fixture) else None
+    if result is None or fixture.status not in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+        return None
+    if result.is_double_no_show or not result.winner_side:
+        return bracket.Decided(None, None)
+    loser_side = "away" if result.winner_side == "home" else "home"
+    return bracket.Decided(getattr(fixture, f"{result.winner_side}_id"), getattr(fixture, f"{loser_side}_id"))
+
+
+def _has_result(fixture: Fixture) -> bool:
+    try:
+        fixture.result  # noqa: B018 - a reverse one-to-one raises when absent
+    except Fixture.result.RelatedObjectDoesNotExist:
+        return False
+    return True
+
+
+def bracket_plan(*, competition: Competition, qualifiers: dict, lock: bool = True) -> Plan:
+    """Who fills each slot of the knockout stage now (nothing written)."""
+    fixtures = knockout_fixtures(competition, lock=lock)
+    fed = _sources(fixtures)
+    withdrawn = frozenset(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
+    stage = [
+        bracket.KnockoutFixture(
+            id=f.pk, order=(f.round.number, f.position), home_source=fed[f.pk]["home"],
+            away_source=fed[f.pk]["away"], home=f.home_id, away=f.away_id, status=f.status,
+            result=_decided(f), started=f.match_id is not None and f.match.status in Match.STARTED,
+            feeds_losers=any(isinstance(s, bracket.Loser) for s in fed[f.pk].values()),
+        )
+        for f in fixtures
+        if f.status not in (Fixture.Status.ANNULLED,)
+    ]
+    derivation = bracket.derive(stage, withdrawn=withdrawn, qualifiers=qualifiers)
+    return Plan(fixtures={f.pk: f for f in fixtures}, stage_fixtures=stage, derivation=derivation)
+
+
+STATUS_OF = {bracket.SCHEDULED: Fixture.Status.SCHEDULED, bracket.BYE: Fixture.Status.BYE,
+             bracket.CANCELLED: Fixture.Status.CANCELLED}
+
+
+def bracket_apply(plan: Plan, *, now: datetime | None = None, by=None, reason: str = "") -> list[Fixture]:
+    """Writes the entrants and statuses ``plan`` derived for the fixtures neither decided nor
+    started; an online match set up for the old entrants is annulled. Returns the fixtures
+    changed."""
+    now = now or timezone.now()
+    changed = []
+    for fixture_id, slot in plan.changes().items():
+        fixture = plan.fixtures[fixture_id]
+        before = fixture_state(fixture, result=None)
+        entrants_changed = (fixture.home_id, fixture.away_id) != (slot.home, slot.away)
+        fixture.home_id, fixture.away_id = slot.home, slot.away
+        fields = ["home", "away"]
+        status = STATUS_OF[slot.status]
+        if fixture.status != status and not (status == Fixture.Status.SCHEDULED
+                                             and fixture.status == Fixture.Status.POSTPONED):
+            fixture.set_status(status, by=by, now=now, save=False)
+            fields += ["status", "status_changed_at", "status_changed_by"]
+        if entrants_changed and fixture.match_id is not None:
+            online.match_annul(match_id=fixture.match_id, by=by, now=now)
+            fixture.match = None
+            fields.append("match")
+        fixture.save(update_fields=fields)
+        fixture.refresh_from_db(fields=["home", "away"])
+        change_record(fixture=fixture, kind=FixtureChange.Kind.ENTRANTS if entrants_changed else FixtureChange.Kind.STATUS,
+                      before=before, after=fixture_state(fixture, result=None), by=by, now=now,
+                      reason=reason or _("The bracket follows the results."))
+        changed.append(fixture)
+    return changed
+
+
+def conflicts_json(plan: Plan) -> list[dict[str, Any]]:
+    """The plan's conflicts as the competition keeps them: the fixture, what it holds and what
+    the results would now put there (entrant ids, ``None`` for a slot still to be decided)."""
+    return [
+        {"fixture": fixture_id, "holds": list(holds), "would_hold": list(would)}
+        for fixture_id, (holds, would) in sorted(plan.conflicts.items())
+    ]
+
+
+def bracket_sync(*, competition: Competition, qualifiers: dict, now: datetime | None = None, by=None) -> list[dict]:
+    """Fills the knockout slots from the results (the worker's part of a recomputation); returns
+    the conflicts, which are left for the organisers to decide."""
+    if not competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
+        return []
+    plan = bracket_plan(competition=competition, qualifiers=qualifiers)
+    bracket_apply(plan, now=now, by=by)
+    return conflicts_json(plan)

@@ -1,0 +1,182 @@
+"""A fixture played online: its check-in window and its online match (COMPETITIONS.md §8).
+
+Only a fixture played online (``Fixture.effective_venue``), between two entrants who both have
+an account, offers check-in, and only from ``checkin_opens_at`` (the kick-off minus the
+competition's ``checkin_opens_minutes``) until the kick-off plus the check-in grace. The first
+check-in sets the online match up (``matches.services.online.match_setup``) with the fixture's
+names, rule set and window; ``matches`` then runs it: the kick-off when both are in, the
+walkover clock from the kick-off, the game, its log. Nobody checked in by the end of the
+window is a double no-show, recorded by ``no_shows_record`` (beat), since no match exists then.
+
+Errors are ``matches.services.play.PlayError`` (an HTTP status, a code, a sentence): 403 not a
+player of the fixture, 409 outside the window (the body says when it opens), at a table, or
+against an entrant without an account.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from leagues.models import Competition, Entrant, Fixture, Venue
+from leagues.services.results import DOUBLE_NO_SHOW, result_record
+from matches.models import Match
+from matches.services import online
+from matches.services.play import PlayError
+from matches.services.referee import competition_params
+
+
+def user_of(entrant: Entrant | None):
+    if entrant is None or entrant.player_id is None:
+        return None
+    return entrant.player.user
+
+
+def side_of_user(fixture: Fixture, user) -> str | None:
+    """The side ``user`` plays in ``fixture`` (``None``: not one of its players)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for side in ("home", "away"):
+        player_user = user_of(fixture.entrant(side))
+        if player_user is not None and player_user.pk == user.pk:
+            return side
+    return None
+
+
+def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
+    """Why check-in is not open for ``fixture`` at ``now`` (``None``: it is open)."""
+    if not fixture.is_online:
+        return PlayError(409, "at_table", _("this fixture is played at a real table: there is no check-in"))
+    if fixture.home_id is None or fixture.away_id is None:
+        return PlayError(409, "fixture_incomplete", _("this fixture does not have both its entrants yet"))
+    for side in ("home", "away"):
+        if user_of(fixture.entrant(side)) is None:
+            return PlayError(409, "no_account", _("%(entrant)s has no account to play online with: this fixture "
+                                                  "is played at a table, or decided by the organisers")
+                             % {"entrant": fixture.entrant(side).name})
+    if fixture.status not in Fixture.OPEN:
+        return PlayError(409, "fixture_closed", _("a %(status)s fixture is not played")
+                         % {"status": fixture.get_status_display().lower()})
+    if fixture.kickoff_at is None:
+        return PlayError(409, "not_scheduled", _("this fixture has no kick-off time yet"))
+    opens, closes = fixture.checkin_opens_at, fixture.checkin_closes_at
+    if now < opens:
+        when = date_format(timezone.localtime(opens, fixture.competition.zone), "DATETIME_FORMAT")
+        return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s (%(zone)s)")
+                         % {"when": when, "zone": fixture.competition.time_zone}, opens_at=opens.isoformat())
+    if now >= closes:
+        return PlayError(409, "checkin_closed", _("check-in has closed"))
+    return None
+
+
+def _names(entrant: Entrant) -> dict[str, str]:
+    player = entrant.player if entrant.player_id else None
+    club = entrant.club
+    return {
+        "name": player.full_name if player else entrant.name,
+        "short": player.last_name if player else entrant.name,
+        "club": club.name if club else "",
+        "club_slug": club.slug if club else "",
+    }
+
+
+def match_setup_for(fixture: Fixture, *, computer_sides: tuple[str, ...] = ()) -> online.Setup:
+    """What the fixture's online match is set up with: its names, rule set, format and window."""
+    competition: Competition = fixture.competition
+    params = competition_params(
+        halves=competition.halves, half_minutes=competition.half_minutes, extra_time=competition.extra_time,
+        extra_time_minutes=competition.extra_time_minutes, shootout=competition.shootout,
+        shootout_kicks=competition.shootout_kicks, rule_params=competition.rule_params,
+        knockout=fixture.is_knockout,
+    )
+    return online.Setup(
+        rule_set=competition.rule_set, rule_params=params, kickoff_at=fixture.kickoff_at,
+        checkin_opens_at=fixture.checkin_opens_at, checkin_deadline_at=fixture.checkin_closes_at,
+        home_user=user_of(fixture.home), away_user=user_of(fixture.away), computer_sides=computer_sides,
+        title=f"{competition.name}, {fixture.round}", url=reverse("site:fixture", args=[fixture.pk]),
+        sides={"home": _names(fixture.home), "away": _names(fixture.away)},
+    )
+
+
+def lock_fixture_for_play(fixture_id: int) -> Fixture:
+    return (Fixture.objects.select_for_update(of=("self",))
+            .select_related("competition", "round__stage", "home__player__user", "away__player__user",
+                            "home__club", "away__club")
+            .get(pk=fixture_id))
+
+
+def fixture_match(*, fixture: Fixture, now: datetime, computer_sides: tuple[str, ...] = ()) -> Match:
+    """The fixture's online match, set up now if it has none (or only an annulled one), or set
+    up again while nobody has checked in. The caller holds the fixture's lock."""
+    match = Match.objects.select_for_update().filter(pk=fixture.match_id).first() if fixture.match_id else None
+    if match is not None and match.status == Match.Status.CANCELLED:
+        match = None
+    if match is not None and match.status != Match.Status.SCHEDULED:
+        return match
+    if match is not None and not computer_sides:
+        computer_sides = tuple(match.computer_sides)  # the computer keeps the sides it was given
+    match = online.match_setup(setup=match_setup_for(fixture, computer_sides=computer_sides), match=match, now=now)
+    if fixture.match_id != match.pk:
+        fixture.match = match
+        fixture.save(update_fields=["match"])
+    return match
+
+
+def fixture_check_in(*, fixture: Fixture, user, now: datetime | None = None) -> Match:
+    """Checks ``user`` in for their side of ``fixture``, inside its window; the first check-in
+    sets the online match up. Returns the match (live once both are in).
+
+    Raises ``PlayError``: 403 not a player of the fixture; 409 outside the window (with
+    ``opens_at`` before it), at a table, against an entrant without an account, or too late."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        fixture = lock_fixture_for_play(fixture.pk)
+        if side_of_user(fixture, user) is None:
+            raise PlayError(403, "not_a_player", _("only the two players of this fixture can check in"))
+        refusal = checkin_refusal(fixture, now)
+        if refusal is not None:
+            raise refusal
+        match = fixture_match(fixture=fixture, now=now)
+        return online.check_in(match_id=match.pk, user=user, now=now)
+
+
+def fixture_match_setup(*, fixture: Fixture, computer_sides: tuple[str, ...] = (), now: datetime | None = None) -> Match:
+    """Sets ``fixture``'s online match up before anyone checks in, with the computer playing
+    ``computer_sides`` (the demo, ``play_fixtures --bots``, the benchmarks), inside the window.
+    Raises ``PlayError`` as check-in does."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        fixture = lock_fixture_for_play(fixture.pk)
+        refusal = checkin_refusal(fixture, now)
+        if refusal is not None and refusal.code != "no_account":
+            raise refusal
+        return fixture_match(fixture=fixture, now=now, computer_sides=computer_sides)
+
+
+def no_shows_due(now: datetime, *, limit: int = 500) -> list[Fixture]:
+    """Online fixtures between two players with accounts whose check-in closed with nobody in
+    and no match set up: double no-shows to record."""
+    candidates = (
+        Fixture.objects.filter(status=Fixture.Status.SCHEDULED, kickoff_at__lte=now,
+                               home__player__user__isnull=False, away__player__user__isnull=False)
+        .filter(Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE))
+        .filter(Q(match__isnull=True) | Q(match__status=Match.Status.CANCELLED))
+        .select_related("competition").order_by("kickoff_at")[:limit]
+    )
+    return [f for f in candidates if f.checkin_closes_at <= now]
+
+
+def no_shows_record(*, now: datetime | None = None) -> int:
+    """Records a double no-show (0-0, lost by both) for each fixture of ``no_shows_due``.
+    Returns how many."""
+    now = now or timezone.now()
+    fixtures = no_shows_due(now)
+    for fixture in fixtures:
+        result_record(fixture=fixture, **DOUBLE_NO_SHOW, source="online", now=now,
+                      reason=_("Neither player checked in by the end of the check-in window."))
+    return len(fixtures)

@@ -1,0 +1,69 @@
+"""Kick-off times: organisers move one fixture or a whole round (COMPETITIONS.md §8).
+
+A fixture's ``date`` follows its kick-off, in the competition's time zone; an online match
+not yet started follows it too (its check-in window moves with the kick-off). Each move is one
+history entry with its reason.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.models import Fixture, FixtureChange, Round
+from leagues.services.history import change_record, fixture_state
+from leagues.services.online import lock_fixture_for_play, match_setup_for
+from matches.models import Match
+from matches.services import online
+from matches.services.play import PlayError
+
+
+def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = "", by=None,
+                       now: datetime | None = None) -> Fixture:
+    """Moves ``fixture``'s kick-off (an aware datetime); its date follows, in the competition's
+    time zone, and an online match not yet started follows too. Raises ``PlayError`` 409 when
+    the fixture is decided, or its online match has started."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        fixture = lock_fixture_for_play(fixture.pk)
+        if fixture.status not in Fixture.OPEN | {Fixture.Status.CANCELLED}:
+            raise PlayError(409, "fixture_closed", _("a %(status)s fixture cannot be rescheduled")
+                            % {"status": fixture.get_status_display().lower()})
+        match = Match.objects.select_for_update().filter(pk=fixture.match_id).first() if fixture.match_id else None
+        if match is not None and match.is_started:
+            raise PlayError(409, "online_match_started",
+                            _("its online match has started: annul it first to play it another day"))
+        before = fixture_state(fixture, result=None)
+        fixture.kickoff_at = kickoff_at
+        fixture.date = timezone.localtime(kickoff_at, fixture.competition.zone).date()
+        fields = ["kickoff_at", "date"]
+        if fixture.status == Fixture.Status.CANCELLED:
+            fixture.set_status(Fixture.Status.SCHEDULED, by=by, now=now, save=False)
+            fields += ["status", "status_changed_at", "status_changed_by"]
+        fixture.save(update_fields=fields)
+        if match is not None:
+            online.match_setup(setup=match_setup_for(fixture, computer_sides=tuple(match.computer_sides)),
+                               match=match, now=now)
+        change_record(fixture=fixture, kind=FixtureChange.Kind.RESCHEDULED, before=before,
+                      after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
+    return fixture
+
+
+def round_reschedule(*, round: Round, kickoff_at: datetime, reason: str = "", by=None,
+                     now: datetime | None = None) -> list[Fixture]:
+    """Moves every fixture of ``round`` still to be played (scheduled, postponed or cancelled,
+    its online match not started) to ``kickoff_at``; the others keep theirs. Returns those moved."""
+    now = now or timezone.now()
+    moved = []
+    with transaction.atomic():
+        ids = list(round.fixtures.filter(status__in=Fixture.OPEN | {Fixture.Status.CANCELLED})
+                   .order_by("pk").values_list("pk", flat=True))
+        for fixture_id in ids:
+            fixture = Fixture.objects.get(pk=fixture_id)
+            try:
+                moved.append(fixture_reschedule(fixture=fixture, kickoff_at=kickoff_at, reason=reason, by=by, now=now))
+            except PlayError:
+                continue  # started online, or decided meanwhile: it keeps its kick-off
+    return moved
