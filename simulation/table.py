@@ -335,6 +335,15 @@ class Table:
         y = min(max(y, -limit), limit) if limit > 0 else 0.0
         return (self.goal_line_x(end) - end_sign(end) * hx, y)
 
+    def keeper_in_goal_mouth(self, y: float, end: str) -> Vec:
+        """The keeper at a penalty kick of the Button Soccer Rulebook (§10): its front face on
+        the goal line at ``end``, its body behind the line between the posts, so that the line
+        shows in front of it; ``y`` is kept inside the posts."""
+        hx, hy = self.keeper_half
+        limit = self.goal_width / 2 - hy
+        y = min(max(y, -limit), limit) if limit > 0 else 0.0
+        return (self.goal_line_x(end) + end_sign(end) * hx, y)
+
     def in_centre_circle(self, c: Sequence[float], r: float = 0.0) -> bool:
         """Any part of the disc is inside the centre circle."""
         return math.hypot(c[0], c[1]) < self.centre_circle_radius + r

@@ -5,7 +5,7 @@ standings, the drawing of lots, organisers for non-administrators) are read-only
 """
 from __future__ import annotations
 
-from django.utils.text import slugify
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -30,6 +30,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.ranking import CRITERIA, validate_criteria
+from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
 
@@ -204,11 +205,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         if self.instance is None and not attrs.get("slug"):
-            base = slugify(attrs.get("name", ""))[:70] or "competition"
-            slug, n = base, 2
-            while Competition.objects.filter(slug=slug).exists():
-                slug, n = f"{base}-{n}", n + 1
-            attrs["slug"] = slug
+            attrs["slug"] = unique_slug(attrs.get("name", ""), model=Competition, max_length=80,
+                                        fallback="competition")
         return attrs
 
 
@@ -485,15 +483,21 @@ class AnnulMatchSerializer(serializers.Serializer):
 
 
 class RescheduleSerializer(serializers.Serializer):
-    kickoff_at = serializers.DateTimeField(help_text="ISO 8601 with its offset, e.g. 2026-12-05T18:00:00-03:00.")
+    kickoff_at = serializers.CharField(
+        max_length=40, help_text="ISO 8601, e.g. 2026-12-05T18:00:00-03:00; without an offset, the time is the "
+                                 "competition's local time (its time_zone).")
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
     def validate_kickoff_at(self, value):
-        if value.tzinfo is None:
-            raise serializers.ValidationError("give the time with its UTC offset or Z")
-        if not 1900 <= value.year <= 2200:
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise serializers.ValidationError("give an ISO 8601 date and time, e.g. 2026-12-05T18:00:00-03:00")
+        if not 1900 <= parsed.year <= 2200:
             raise serializers.ValidationError("give a year from 1900 to 2200")
-        return value
+        return parsed
 
 
 class FixtureChangeSerializer(serializers.ModelSerializer):

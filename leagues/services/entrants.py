@@ -71,7 +71,8 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
 
     In a knockout its open fixture with a known opponent is a walkover whichever the policy (a
     double walkover when the opponent withdrew too); later slots it holds are emptied by the
-    bracket, whose next opponent goes through. A withdrawn entrant never qualifies from a group.
+    bracket, whose next opponent goes through. A withdrawn entrant never qualifies from a group:
+    a knockout place it took from its group goes to the next in that group.
     Raises ``EntrantError`` if already withdrawn, and ``ResultConflict`` (409) while one of its
     fixtures is being played online (annul that match first)."""
     now = now or timezone.now()
@@ -100,6 +101,9 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
                         "match_under_way",
                         _("%(fixture)s is played online and its match has started: wait for its result, "
                           "or annul the match, before the withdrawal") % {"fixture": fixture}, match=match.pk)
+                side = "home" if fixture.home_id == entrant.pk else "away"
+                if knockout and getattr(fixture, f"{side}_source"):
+                    continue  # a group place: the bracket gives it to the next in the group
                 if fixture.home_id and fixture.away_id and (knockout or not annul):
                     _walkover(fixture, entrant, by=by, now=now, reason=reason)
                 elif not knockout:

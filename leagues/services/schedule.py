@@ -6,7 +6,7 @@ history entry with its reason.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +36,7 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
             raise PlayError(409, "online_match_started",
                             _("its online match has started: annul it first to play it another day"))
         before = fixture_state(fixture, result=None)
-        fixture.kickoff_at = kickoff_at
+        fixture.kickoff_at = kickoff_at.astimezone(UTC)
         fixture.date = timezone.localtime(kickoff_at, fixture.competition.zone).date()
         fields = ["kickoff_at", "date"]
         if fixture.status == Fixture.Status.CANCELLED:

@@ -5,9 +5,10 @@
 - ``GET  /api/matches/{id}/actions/?after=N&limit=M``: the log after row ``N``, each row with
   its events and each flick's frames;
 - ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
-  ``Idempotency-Key`` optional): 201, or 400/403/409/422 as ``matches.services.online`` says;
-  a 422 also carries the refusal as a sentence (``text``), the rule's page (``rule_url``) and
-  name (``rule_label``);
+  ``Idempotency-Key`` optional: the user's, bound to its first request; the same key with another
+  body or match is a 422): 201, or 400/403/409/422 as ``matches.services.online`` says; limited
+  per user (``THROTTLE_ACTIONS_RATE``, 429); a refusal of the referee (422) also carries it as a
+  sentence (``text``), the rule's page (``rule_url``) and name (``rule_label``);
 - ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
 - ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
   match against the computer, live at once.
@@ -21,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import ScopedRateThrottle
 from matches import sentences
 from matches.models import Match, MatchAction
 from matches.rulebooks import rule_label
@@ -52,6 +54,12 @@ class MatchDetail(APIView):
 
 class MatchActions(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    # a player's submissions are limited (THROTTLE_ACTIONS_RATE, per user); reading the log is not
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "match-actions"
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         summary="A match's action log after row `after`", responses=OpenApiTypes.OBJECT, tags=["matches"],
@@ -90,7 +98,7 @@ class MatchActions(APIView):
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
         data = answer.data
-        if answer.status_code == 422:
+        if answer.status_code == 422 and data.get("error") == "rule_violation":
             data = {**data, "text": sentences.refusal_sentence(data.get("reason")),
                     "rule_url": sentences.rule_url(data.get("rule")),
                     "rule_label": rule_label(data.get("rule"))}

@@ -17,7 +17,7 @@ import math
 import random
 
 from ..actions import Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
-from ..rules.base import Referee, RuleViolation
+from ..rules.base import Ctx, Referee, RuleViolation
 from ..state import MatchState
 from ..table import Vec, attacked_end, defended_end, end_sign, other_side
 from .base import PassiveBot, angle_to, awaiting_ready, goal_centre, movable, path_clear, stop_speed
@@ -46,6 +46,11 @@ class OneTouchBot:
             if pen.get("taker") is None:
                 return self.place_penalty_taker(referee, state, side)
             return Ready(side=side)
+        placing = state.memo.get("placing") or {}
+        if placing.get("kind") == "goal_kick" and placing.get("stage") is not None:
+            move = self.arrange(referee, state, side)
+            if move is not None:
+                return move
         if awaiting_ready(state):
             return Ready(side=side)
         shot = state.memo.get("shot") or {}
@@ -68,7 +73,9 @@ class OneTouchBot:
                 pid = min(near, key=lambda k: (math.dist(state.pieces[side][k], state.ball), k))
                 return Flick(side=side, piece=pid, speed_mm_s=1100.0,
                              angle_deg=round(angle_to(state.pieces[side][pid], state.ball), 4))
-            placed = self.place_taker(referee, state, side, rng)
+            # rulebook §5: a button is picked up for a free kick, throw-in or corner kick, never
+            # for a goal kick (whose buttons move only in its arrangement)
+            placed = None if state.phase == "goal_kick" else self.place_taker(referee, state, side, rng)
             if placed is not None:
                 return placed
         second = state.memo.get("second") or {}
@@ -97,6 +104,18 @@ class OneTouchBot:
             or Tick()
 
     # ------------------------------------------------------------------ pieces of play
+    def arrange(self, referee: Referee, state: MatchState, side: str) -> Action | None:
+        """At a goal kick's arrangement, a button brought into the offensive half while fewer
+        than 3 are there (rulebook §5), as the referee would bring it; ``None`` when none is needed."""
+        have, need = referee.offensive_count(state, side)
+        if have >= need:
+            return None
+        moved = referee.complete_arrangement(Ctx(now=state.clock_s), state, side)
+        for pid, at in sorted(moved.pieces.get(side, {}).items()):
+            if state.piece(side, pid) != at:
+                return Place(side=side, piece=pid, at=at)
+        return None
+
     def keeper_for_shot(self, referee: Referee, state: MatchState, side: str) -> Action:
         t = referee.table
         end = defended_end(side, state.home_attacks)
@@ -123,16 +142,40 @@ class OneTouchBot:
         return Place(side=side, piece=pieces[0] if pieces else "1", at=at)
 
     def kick_off_touch(self, referee: Referee, state: MatchState, side: str) -> Action:
-        """First touch of a kick-off: a gentle forward nudge that keeps the ball in the circle."""
+        """First touch of a kick-off (rulebook §7): a gentle forward nudge that keeps the ball in
+        the circle, by one of the two buttons in the circle, chosen (on a frameless copy of the
+        referee) so that the other one then has a strike that takes the ball out of the circle."""
         fwd = end_sign(attacked_end(side, state.home_attacks))
-        pieces = movable(referee, state, side)
+        t = referee.table
+        pieces = [pid for pid in movable(referee, state, side)
+                  if t.wholly_in_centre_circle(state.pieces[side][pid], t.button_radius)] \
+            or movable(referee, state, side)
         if not pieces:
             return PassiveBot().choose(referee, state, random.Random(0))
-        best = min(pieces, key=lambda k: math.dist(state.pieces[side][k], state.ball))
-        p = state.pieces[side][best]
-        target = (state.ball[0] + fwd * 60.0, state.ball[1] + (25.0 if p[1] < state.ball[1] else -25.0) * 0)
-        return self.strike(referee, state, side, best, target, travel=45.0) or \
-            Flick(side=side, piece=best, angle_deg=angle_to(p, state.ball), speed_mm_s=330.0)
+        b = state.ball
+        nudges: list[Flick] = []
+        for pid in sorted(pieces, key=lambda k: (math.dist(state.pieces[side][k], b), k)):
+            p = state.pieces[side][pid]
+            fl = self.strike(referee, state, side, pid, (b[0] + fwd * 60.0, b[1]), travel=45.0)
+            if fl is not None:
+                nudges.append(fl)
+            for off in (0.0, -12.0, 12.0, -24.0, 24.0):
+                for speed in (330.0, 260.0, 420.0):
+                    nudges.append(Flick(side=side, piece=pid, angle_deg=round(angle_to(p, b) + off, 4),
+                                        speed_mm_s=speed))
+        trial = trial_referee(referee)
+        rng = random.Random(0)
+        for fl in nudges:
+            try:
+                outcome = trial.apply(state, fl.at_time(round(state.clock_s + 1.0, 6)))
+            except RuleViolation:
+                continue
+            after = outcome.state
+            if after.phase != "open_play" or after.to_move != side:
+                continue  # a kick-off fault already
+            if self.best_strike(trial, after, side, rng, min_dist=260) is not None:
+                return fl
+        return nudges[0]
 
     def strike(self, referee: Referee, state: MatchState, side: str, pid: str, target: Vec,
                travel: float) -> Flick | None:

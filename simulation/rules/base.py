@@ -708,7 +708,6 @@ class Referee:
         self.validate_flick(state, action)
         result = self.resolve(state, action)
         facts = self.facts(state, action, result)
-        self.check_flick(state, facts)  # may still refuse (a replayed turn)
         ctx.flicks.append(result)
         for key in facts.touches:
             s, pid = split_key(key)
@@ -719,9 +718,6 @@ class Referee:
         else:
             new = self.judge_flick(ctx, state, settled, facts)
         return self.after_turn(ctx, new, facts)
-
-    def check_flick(self, state: MatchState, facts: FlickFacts) -> None:
-        """*hook* Refuse a flick once its result is known (the turn is then replayed)."""
 
     def settle(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
         """The resting positions after the flick: pieces that went out are taken off and wait
@@ -813,6 +809,9 @@ class Referee:
         if placing.get("kind") == "kick_off" and placing.get("stage") is not None \
                 and self.kick_off_formation_refusal(state, state.to_move) is not None:
             state = self.reset_kick_off_formation(state, state.to_move)
+        if placing.get("kind") == "goal_kick" and placing.get("stage") is not None \
+                and self.arrangement_refusal(state, state.to_move) is not None:
+            state = self.complete_arrangement(ctx, state, state.to_move)
         if state.phase == "shot_declared" or placing.get("stage") is not None \
                 or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
@@ -848,16 +847,37 @@ class Referee:
         end = defended_end(side, state.home_attacks)
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") == "keeper":
-            want = self.table.keeper_on_goal_line(at[1], end)
-            if distance(want, at) > 1.0:
-                return RuleViolation("at a penalty kick the keeper stands on its goal line",
-                                     self.section("penalty"))
+            problem = self.penalty_keeper_refusal(state, side, at)
+            if problem is not None:
+                return problem
         elif not self.table.keeper_in_goal_area(at, end):
             return RuleViolation("the goalkeeper must be placed entirely within its goal area",
                                  self.section("keeper"))
         if not self.fits(state, side, "gk", at):
             return RuleViolation("the goalkeeper would overlap another piece or the ball",
                                  self.section("keeper"))
+        return None
+
+    def penalty_keeper_spot(self, state: MatchState, side: str, y: float = 0.0) -> Vec:
+        """*hook* Where ``side``'s keeper stands at a penalty kick against it (rulebook §10):
+        on its goal line, its front face on the line and its body behind it in the goal mouth,
+        "the line partially apparent in front of the goalkeeper"; ``y`` kept inside the posts."""
+        return self.table.keeper_in_goal_mouth(y, defended_end(side, state.home_attacks))
+
+    def penalty_keeper_refusal(self, state: MatchState, side: str, at: Vec) -> RuleViolation | None:
+        """Rulebook §10: the defender places its keeper on the goal line with part of the line
+        showing in front of it: its front face on the line (up to 1 mm behind it, never in front
+        of it) and its body between the posts."""
+        end = defended_end(side, state.home_attacks)
+        t = self.table
+        s = end_sign(end)
+        front = at[0] - s * t.keeper_half[0]  # the face towards the field
+        behind = s * (front - t.goal_line_x(end))  # mm behind the goal line (< 0: in front)
+        inside_posts = abs(at[1]) + t.keeper_half[1] <= t.goal_width / 2 + EPS
+        if not (-EPS <= behind <= 1.0 + EPS) or not inside_posts:
+            return RuleViolation("at a penalty kick the keeper stands on its goal line, its front face "
+                                 "on the line and its body behind it between the posts, so that part "
+                                 "of the line shows in front of it", self.section("penalty"))
         return None
 
     def on_place_goalkeeper(self, ctx: Ctx, state: MatchState, action: PlaceGoalkeeper) -> MatchState:
@@ -891,12 +911,13 @@ class Referee:
                 if pid != "gk" and t.button_gap(at, q) < 60.0:
                     return RuleViolation("arranged buttons keep 6 cm from the opponent's",
                                          self.section("arrangement"))
-            if half == "defensive" or not in_defensive:
-                mine = dict(state.pieces.get(side, {}))
-                mine[action.piece] = at
-                offensive = sum(1 for pid, q in mine.items() if pid != "gk" and end_sign(defended) * q[0] < -r)
-                if half == "defensive" and offensive < min(3, len(mine) - 1):
-                    return RuleViolation("at least 3 buttons stay in the offensive half", self.section("arrangement"))
+            if half == "defensive":
+                after = state.with_piece(side, action.piece, at)
+                have, need = self.offensive_count(after, side)
+                if have < need:
+                    return RuleViolation(f"at least {need} buttons stay in the offensive half "
+                                         f"(3 buttons, or all there are); there would be {have}",
+                                         self.section("arrangement"))
             return None
         pen = state.memo.get("penalty")
         if pen:
@@ -908,11 +929,17 @@ class Referee:
         if state.phase == "kick_off" and state.restart and state.restart.side == side:
             return self.kick_off_place_refusal(state, action)
         if state.phase in RESTART_PHASES and state.restart and state.restart.side == side:
-            if not near_ball:
-                return RuleViolation("the taker of a set piece is placed by the ball (within 6 cm)",
-                                     self.section("arrangement"))
-            return None
+            return self.set_piece_place_refusal(state, action)
         return RuleViolation("buttons may not be placed now", self.section("arrangement"))
+
+    def set_piece_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """*hook* Why the side taking a pending set piece may not place ``action.piece`` at
+        ``action.at`` (``None``: it may). Base: the taker is placed by the ball (within 6 cm)."""
+        t = self.table
+        if gap_to(action.at, t.button_radius, state.ball, t.ball_radius) > 60.0:
+            return RuleViolation("the taker of a set piece is placed by the ball (within 6 cm)",
+                                 self.section("arrangement"))
+        return None
 
     def kick_off_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
         """Rulebook §7, what no kick-off formation allows: a button outside its own half (or
@@ -1014,8 +1041,62 @@ class Referee:
             state = self.kick_off_placing(state, 0)  # the kicker's placing: ended by ready
         return state
 
+    def offensive_count(self, state: MatchState, side: str) -> tuple[int, int]:
+        """Rulebook §5: ``(have, need)``: how many of ``side``'s buttons lie wholly in its
+        offensive half (one touching the halfway line is in its defensive half), and how many
+        must when its goal-kick arrangement ends: 3, or all its buttons when it has fewer."""
+        s = end_sign(defended_end(side, state.home_attacks))
+        r = self.table.button_radius
+        buttons = [p for pid, p in state.pieces.get(side, {}).items() if pid != "gk"]
+        have = sum(1 for p in buttons if s * p[0] < -r)
+        return have, min(3, len(buttons))
+
+    def arrangement_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
+        """Rulebook §5: why ``side`` may not end its stage of a goal kick's arrangement now:
+        fewer than 3 buttons in its offensive half. Its offensive stage is checked too, since
+        its defensive stage can only take buttons out of that half."""
+        have, need = self.offensive_count(state, side)
+        if have < need:
+            return RuleViolation(f"at least {need} buttons have to be placed in the offensive half "
+                                 f"(3 buttons, or all there are); there are {have}",
+                                 self.section("arrangement"))
+        return None
+
+    def complete_arrangement(self, ctx: Ctx, state: MatchState, side: str) -> MatchState:
+        """Rulebook §5, a stage whose time ran out with fewer than 3 buttons in the side's
+        offensive half: the referee moves its buttons nearest the halfway line just across it
+        (6 cm from the opponents, on a free spot), one ``piece_moved`` each, until there are 3."""
+        s = end_sign(defended_end(side, state.home_attacks))
+        t = self.table
+        r = t.button_radius
+        opponents = [q for pid, q in state.pieces.get(other_side(side), {}).items() if pid != "gk"]
+
+        def ok(q: Vec) -> bool:
+            return s * q[0] < -r - 0.5 and t.field.contains_disc(q, r) and \
+                all(t.button_gap(q, o) >= 60.0 for o in opponents)
+
+        behind = sorted((s * p[0], pid) for pid, p in state.pieces.get(side, {}).items()
+                        if pid != "gk" and s * p[0] >= -r)
+        for _, pid in behind:
+            have, need = self.offensive_count(state, side)
+            if have >= need:
+                break
+            p = state.piece(side, pid)
+            spot = self.free_spot(state.with_piece(side, pid, None), side, pid, (-s * (r + 20.0), p[1]),
+                                  ok=ok, max_r=900.0)
+            if spot is None:
+                continue
+            state = state.with_piece(side, pid, spot)
+            ctx.emit("piece_moved", side=side, piece=pid, at=spot, rule=self.section("arrangement"),
+                     reason="arrangement")
+        return state
+
     def on_ready(self, ctx: Ctx, state: MatchState, action: Ready) -> MatchState:
         placing = state.memo.get("placing") or {}
+        if placing.get("kind") == "goal_kick" and placing.get("stage") is not None:
+            problem = self.arrangement_refusal(state, action.side)
+            if problem is not None:
+                raise problem
         if state.phase == "kick_off" and (placing.get("kind") == "kick_off" or not placing):
             # §7: a side's kick-off placing ends only with a legal formation
             problem = self.kick_off_formation_refusal(state, action.side)
@@ -1079,7 +1160,7 @@ class Referee:
                     state = state.with_piece(s, pid, p)
         keeper_side = other_side(side)
         if state.piece(keeper_side, "gk") is not None:
-            state = state.with_piece(keeper_side, "gk", round_pos(t.keeper_on_goal_line(0.0, end)))
+            state = state.with_piece(keeper_side, "gk", round_pos(self.penalty_keeper_spot(state, keeper_side)))
         state = self.award_restart(ctx, state, "penalty_kick", side, mark, rule, push=False, **extra)
         return state.with_memo(penalty={"side": side, "stage": "taker", "taker": None})
 

@@ -17,8 +17,9 @@ Every decision is taken under one heading of the MBS rules, which is the ``rule`
   ``ready`` (optional: a flick ends the placing). The taker of a throw-in, corner kick, goal
   kick or free kick may not play again before another button of its side touched the ball:
   its flick is refused (memo ``taker``).
-- **Falta**: the flicked button hitting an opposing piece before (or as) it touches the ball: a
-  free kick at the spot of the foul, which may be shot directly when **Disparo a la meta**
+- **Falta**: a button of the side in turn (the flicked one, or a team-mate it knocked on)
+  hitting an opposing piece before (or as) anything touches the ball: a free kick at the spot
+  of the foul, which may be shot directly when **Disparo a la meta**
   allows (``declare_shot`` in the ``free_kick`` phase). **Penal** when the fouled piece touches
   the offender's own penalty area: the ball on the penalty mark, the area cleared, the keeper
   on its line; the taker may be placed, a shot may be declared (the keeper is then placed),
@@ -29,7 +30,7 @@ Every decision is taken under one heading of the MBS rules, which is the ``rule`
   passes to the opponent: a kick-off, free kick or penalty kick becomes a technical foul (a
   free kick) for it; a throw-in another throw-in; a corner kick a goal kick and a goal kick a
   corner kick.
-- **Expulsión**: at a foul, the flicked button faster than ``violent_foul_speed_mm_s`` at the
+- **Expulsión**: at a foul, the offending button faster than ``violent_foul_speed_mm_s`` at the
   impact (``violent_foul``), or the fouled piece farther than ``unsporting_foul_distance_mm``
   from the ball, centre to centre (``unsporting_foul``), is sent off; the free kick stands.
 - **Descalificación**: the fourth button sent off: ``disqualification``, then ``full_time``;
@@ -149,8 +150,9 @@ class MbsReferee(Referee):
             ctx.emit("turn_timeout", side=side, rule=PORTERO)
             return self.do_ready(ctx, state)
         pen = state.memo.get("penalty") or {}
-        if (state.memo.get("placing") or {}).get("stage") is not None \
-                or pen.get("stage") in ("taker", "keeper"):
+        if (state.memo.get("placing") or {}).get("stage") is not None:
+            return super().on_turn_timeout(ctx, state)  # a goal kick's arrangement (rulebook §5)
+        if pen.get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
         if state.period == "shootout":
             ctx.emit("turn_timeout", side=side, rule=PENAL)
@@ -204,7 +206,7 @@ class MbsReferee(Referee):
         my_ball_t = next((c.t for c in contacts if c.involves(me) and c.involves(BALL)), None)
 
         facts = self._ball_beyond_line(facts)
-        foul = self._foul_contact(contacts, me, side, my_ball_t)
+        foul = self._foul_contact(facts)
         if foul is not None:
             return self.foul(ctx, before, state, facts, foul)
 
@@ -243,19 +245,14 @@ class MbsReferee(Referee):
         return dataclasses.replace(facts, ball_out=crossing)
 
     @staticmethod
-    def _foul_contact(contacts: tuple[Contact, ...], me: str, side: str, my_ball_t: float | None) -> Contact | None:
-        """MBS Falta: the flicked button's first contact with an opposing piece, at or before
-        its first touch of the ball."""
-        opp = other_side(side)
-        for c in contacts:
-            if my_ball_t is not None and c.t > my_ball_t + 1e-9:
-                return None
-            if not c.involves(me):
-                continue
-            other = c.other(me)
-            if other == BALL or ":" not in other:
-                continue
-            if split_key(other)[0] == opp:
+    def _foul_contact(facts: FlickFacts) -> Contact | None:
+        """MBS Falta, "un botón de un jugador golpea cualquier otro botón de su adversario antes
+        de tocar la pelota": the first contact of any button of the side in turn (the flicked
+        one, or a team-mate it knocked on) with an opposing piece, at or before the ball's first
+        touch by anything (``FlickFacts.opponent_contacts``); the own keeper is no button."""
+        for c in facts.opponent_contacts:
+            own = c.a if split_key(c.a)[0] == facts.side else c.b
+            if split_key(own)[1] != "gk":
                 return c
         return None
 
@@ -342,20 +339,21 @@ class MbsReferee(Referee):
     # ======================================================================================
     def foul(self, ctx: Ctx, before: MatchState, state: MatchState, facts: FlickFacts, c: Contact) -> MatchState:
         """MBS Falta (or Penal): a free kick for the opponent at the spot of the foul; the
-        flicked button may be sent off (Expulsión), the fourth one disqualifies the side."""
+        offending button may be sent off (Expulsión), the fourth one disqualifies the side."""
         side = facts.side
         opp = other_side(side)
         t = self.table
-        me = facts.key
-        fouled = c.other(me)
+        offender = c.a if split_key(c.a)[0] == side else c.b
+        offending_piece = split_key(offender)[1]
+        fouled = c.other(offender)
         fouled_pos = c.b_pos if c.b == fouled else c.a_pos
-        speed = c.a_speed_mm_s if c.a == me else c.b_speed_mm_s
+        speed = c.a_speed_mm_s if c.a == offender else c.b_speed_mm_s
         fouled_side, fouled_piece = split_key(fouled)
         own_area = defended_end(side, before.home_attacks)
         penalty = fouled_pos is not None and t.touches_penalty_area(
             fouled_pos, t.radius_of(fouled_piece), own_area)
         rule = PENAL if penalty else FALTA
-        ctx.emit("foul", side=side, piece=facts.piece, at=c.at, rule=rule,
+        ctx.emit("foul", side=side, piece=offending_piece, at=c.at, rule=rule,
                  fouled={"side": fouled_side, "piece": fouled_piece},
                  speed_mm_s=round(speed, 1))
         reason = None
@@ -364,7 +362,7 @@ class MbsReferee(Referee):
         elif fouled_pos is not None and distance(fouled_pos, c.ball_at) > self.unsporting_distance:
             reason = "unsporting_foul"
         if reason is not None:
-            state = self.expel(ctx, state, side, facts.piece, reason)
+            state = self.expel(ctx, state, side, offending_piece, reason)
             if state.phase == "full_time":
                 return state
         if penalty:
@@ -434,6 +432,12 @@ class MbsReferee(Referee):
             return RuleViolation("after a kick-off the ball must be outside the centre circle "
                                  "to shoot", DISPARO)
         return None
+
+    def penalty_keeper_spot(self, state: MatchState, side: str, y: float = 0.0) -> Vec:
+        """MBS Posición del portero: the keeper is only ever in its goal area ("solo puede estar
+        en la pequeña área"), so at a penalty it waits there, its back on the goal line, until a
+        declared shot lets its side place it."""
+        return self.table.keeper_on_goal_line(y, defended_end(side, state.home_attacks))
 
     def keeper_refusal(self, state: MatchState, side: str, at: Vec) -> RuleViolation | None:
         """MBS Posición del portero: only while a shot waits, wholly in the goal area, on no
@@ -507,7 +511,9 @@ class MbsReferee(Referee):
         return state.with_memo(placed=placed)
 
     def on_ready(self, ctx: Ctx, state: MatchState, action: Ready) -> MatchState:
-        if state.phase == "shot_declared" or (state.memo.get("placing") or {}).get("stage") is not None \
+        if (state.memo.get("placing") or {}).get("stage") is not None:
+            return super().on_ready(ctx, state, action)  # a goal kick's arrangement (rulebook §5)
+        if state.phase == "shot_declared" \
                 or (state.memo.get("penalty") or {}).get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
         if state.phase in RESTART_PHASES and state.restart is not None and not state.memo.get("ready"):

@@ -14,9 +14,13 @@ What it decides, by section:
   wholly inside its own penalty area before the kick;
   a ball ending a turn wholly inside a goal area, or entering the goal without a goal, is a
   goal kick; the arranging stages (taker offensive, opponent offensive, taker defensive,
-  opponent defensive; 6 cm from opponents; 3 buttons in the offensive half; a button
-  touching the halfway line is defensive); §5.2: nobody arranges when the ball went straight
-  out from the kicking side's defensive half.
+  opponent defensive; 6 cm from opponents; a button touching the halfway line is defensive);
+  at least 3 buttons in the offensive half whenever a side's stage ends, however they got
+  there: a ``ready`` that would leave fewer is refused, and a stage whose time runs out has
+  the referee bring the buttons nearest the halfway line across it; §5.2: nobody arranges
+  when the ball went straight out from the kicking side's defensive half. Otherwise a side
+  may only pick up the one button that takes a free kick, throw-in or corner kick and put it
+  by the ball (within 6 cm), and that button takes it; at a goal kick no button is picked up.
 - §6 keepers entirely within the goal area; §7 kick-off placing (base): the kicking side may
   ``place`` (which opens its placing stage) and says ``ready``, then the defending side may place
   and says ``ready``; each ``ready`` is refused unless the side's formation is legal (all its
@@ -35,15 +39,19 @@ What it decides, by section:
 - §9 direct fouls (a button of the side to move touching an opposing button or keeper before or
   with the ball): opponents pushed 6 cm from the spot; a 2-touch free kick in the taker's
   defensive half, a direct free kick (declare a shot, or take it as 2 touches) in its offensive
-  half; a foul on the keeper puts the ball in its penalty area. §9.5 technical fouls: the ball
+  half; at either, the fouled side may push its own buttons that stood within 6 cm of the spot
+  back to 6 cm from it (a ``place`` 60 to 65 mm from the spot, reported as ``piece_moved``,
+  §9.1); a foul on the keeper puts the ball in its penalty area. §9.5 technical fouls: the ball
   inside the triangle of 3 buttons of a side at most 18 cm apart; inside the rectangle of 2
   buttons at most 6 cm apart and not cleared by the end of that side's turn, or again on its
   next turn; kick-off faults; delay of game (a turn that runs out). "Special": the taker of a
   regular throw-in or corner kick, a kick-off, an indirect free kick or the first touch of a
-  2-touch restart may not play the ball again until another button has touched it: such a
-  flick is refused and the turn replayed.
+  2-touch restart "cannot be played again before the ball has been touched by a different
+  button in a subsequent turn": a flick of it is refused (the turn is replayed), whether or
+  not it would touch the ball.
 - §10 penalty kicks for a direct foul inside the offender's own penalty area (the fouled piece
-  touching the area); §11 throw-ins and corner kicks, regular and 2-touch; §12 own goals.
+  touching the area); the defender's keeper stands on its goal line with the line showing in
+  front of it: its front face on the line, its body behind it between the posts; §11 throw-ins and corner kicks, regular and 2-touch; §12 own goals.
 - Match time: the periods of the format (``halves``, ``half_minutes``), half time with the ends
   swapped, full time; a level ``knockout`` match plays ``extra_time_minutes`` and then a
   shoot-out (``shootout_kicks`` each, then sudden death).
@@ -58,16 +66,22 @@ import math
 from collections.abc import Mapping
 from itertools import combinations
 
-from ..actions import Flick, Place
+from ..actions import BALL_PIECE, Flick, Place
 from ..physics import piece_key, split_key
 from ..state import MatchState, round_pos
 from ..table import SIDES, Vec, attacked_end, defended_end, end_sign, other_side
-from .base import Ctx, FlickFacts, Referee, RuleViolation
+from .base import Ctx, FlickFacts, Referee, RuleViolation, gap_to
 
 TWO_TOUCH = ("free_kick_two_touch", "throw_in_two_touch", "corner_kick_two_touch")
 SPECIAL_KINDS = ("throw_in", "corner_kick", "kick_off", "indirect_free_kick") + TWO_TOUCH
 NO_SHOT_FROM = ("kick_off", "throw_in", "corner_kick", "indirect_free_kick", "goal_kick") + TWO_TOUCH
 SET_PIECES = ("free_kick", "indirect_free_kick", "throw_in", "corner_kick", "penalty_kick") + TWO_TOUCH
+#: set pieces for which a side may pick up one button to take them (rulebook §5)
+PICK_UP_KINDS = ("free_kick", "indirect_free_kick", "throw_in", "corner_kick") + TWO_TOUCH
+#: the free kicks of a direct foul, at which the fouled side may push its own buttons back (§9.1)
+DIRECT_FREE_KICKS = ("free_kick", "free_kick_two_touch")
+PUSH_BACK_MM = 60.0  # §9.1: buttons are placed 6 cm (edge) from the spot of the foul
+PUSH_BACK_BAND_MM = 5.0  # a button pushed back by its side's choice stands 60 to 65 mm from the spot
 
 
 class OneTouchReferee(Referee):
@@ -92,14 +106,15 @@ class OneTouchReferee(Referee):
         if second and second["side"] == side and second["piece"] == piece:
             rule = "rulebook 7" if second.get("kind") == "kick_off" else "rulebook 9.2"
             return RuleViolation(f"button {piece} took the first touch and may not take the second", rule)
-        return None
-
-    def check_flick(self, state: MatchState, facts: FlickFacts) -> None:
         special = state.memo.get("special")
-        if special and special["side"] == facts.side and special["piece"] == facts.piece \
-                and facts.key in facts.touches:
-            raise RuleViolation(f"button {facts.piece} took the restart and may not play the ball again "
-                                "until another button has touched it: replay the turn", self.section("special"))
+        if special and special["side"] == side and special["piece"] == piece:
+            return RuleViolation(f"button {piece} took the restart and may not be played again until "
+                                 "another button has touched the ball", self.section("special"))
+        picked = state.memo.get("picked")
+        if picked and at_set_piece and picked != piece:
+            return RuleViolation(f"button {picked} was picked up to take the {state.phase.replace('_', ' ')}, "
+                                 "so it takes it", self.section("arrangement"))
+        return None
 
     def shot_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
         if state.phase == "penalty_kick":
@@ -127,6 +142,67 @@ class OneTouchReferee(Referee):
         ctx.emit("technical_foul", side=side, at=state.ball, rule=rule, reason="delay_of_game")
         state = state.with_memo(second=None, special=None, shot=None, penalty=None)
         return self.indirect(ctx, state, other_side(side), state.ball, rule)
+
+    # ------------------------------------------------------------------ restarts
+    def award_restart(self, ctx: Ctx, state: MatchState, kind: str, side: str, at: Vec, rule: str,
+                      **kw) -> MatchState:
+        """The base's restart; at a direct free kick the fouled side's own buttons close to the
+        spot may then be pushed back by its choice (§9.1, ``offer_push_back``)."""
+        state = state.with_memo(picked=None, own_push=None)
+        new = super().award_restart(ctx, state, kind, side, at, rule, **kw)
+        if kind in DIRECT_FREE_KICKS:
+            new = self.offer_push_back(new, side)
+        return new
+
+    def offer_push_back(self, state: MatchState, side: str) -> MatchState:
+        """Rulebook §9.1, "Buttons from the same team may or may not be pushed back according
+        to the team's choice": ``side``'s buttons closer than 6 cm (edge) to the spot of the
+        foul (the ball) may each be ``place``d 6 cm from it (60 to 65 mm, edge to spot), in any
+        direction, before the kick (memo ``own_push``: ``{"side", "spot", "pieces"}``)."""
+        need = PUSH_BACK_MM + self.table.button_radius
+        spot = state.ball
+        near = [pid for pid, p in sorted(state.pieces.get(side, {}).items())
+                if pid != "gk" and math.dist(p, spot) < need - 1e-6]
+        return state.with_memo(own_push={"side": side, "spot": list(spot), "pieces": near} if near else None)
+
+    def push_back_choice(self, state: MatchState, action: Place) -> bool:
+        """``action`` pushes back one of the fouled side's own buttons by its choice (§9.1): the
+        button stood closer than 6 cm to the spot and goes 60 to 65 mm (edge) from it."""
+        push = state.memo.get("own_push") or {}
+        if push.get("side") != action.side or action.piece not in push.get("pieces", ()):
+            return False
+        d = math.dist(action.at, tuple(push["spot"])) - self.table.button_radius
+        return PUSH_BACK_MM - 1e-6 <= d <= PUSH_BACK_MM + PUSH_BACK_BAND_MM
+
+    def set_piece_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
+        """Rulebook §5: at a set piece a side may pick up one button, the one that takes the
+        free kick, throw-in or corner kick, and put it by the ball (within 6 cm); at a goal kick
+        buttons move only in its arrangement. §9.1: at a direct free kick, the side's own buttons
+        close to the spot may also be pushed back 6 cm (``push_back_choice``)."""
+        if self.push_back_choice(state, action):
+            return None
+        kind = state.phase
+        rule = self.section("arrangement")
+        if kind not in PICK_UP_KINDS:
+            if kind == "goal_kick":
+                return RuleViolation("at a goal kick buttons are arranged only in the arrangement's stages, "
+                                     "and not at all when the ball went straight out from the kicking "
+                                     "side's own half (rulebook 5.2)", rule)
+            return RuleViolation("buttons may not be placed now", rule)
+        picked = state.memo.get("picked")
+        if picked and picked != action.piece:
+            return RuleViolation(f"only one button is picked up to take a {kind.replace('_', ' ')}: "
+                                 f"button {picked} was", rule)
+        t = self.table
+        if gap_to(action.at, t.button_radius, state.ball, t.ball_radius) > 60.0:
+            push = state.memo.get("own_push") or {}
+            if push.get("side") == action.side and action.piece in push.get("pieces", ()):
+                return RuleViolation(f"button {action.piece} may be pushed back 6 cm from the spot of the "
+                                     "foul (60 to 65 mm, rulebook 9.1) or placed by the ball to take the "
+                                     "free kick", "rulebook 9.1")
+            return RuleViolation("the button picked up to take a set piece is placed by the ball "
+                                 "(within 6 cm)", rule)
+        return None
 
     # ------------------------------------------------------------------ helpers
     def indirect(self, ctx: Ctx, state: MatchState, side: str, at: Vec, rule: str) -> MatchState:
@@ -163,7 +239,8 @@ class OneTouchReferee(Referee):
         special = before.memo.get("special")
         if special and any(k != piece_key(special["side"], special["piece"]) for k in facts.touches):
             special = None
-        state = after.with_memo(shot=None, penalty=None, second=None, special=special)
+        state = after.with_memo(shot=None, penalty=None, second=None, special=special, picked=None,
+                                own_push=None)
         state = state.replace(restart=None)
 
         # §9 direct foul: before or with the ball
@@ -395,6 +472,9 @@ class OneTouchReferee(Referee):
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         busy = (state.memo.get("placing") or {}).get("stage") is not None or state.memo.get("penalty")
         choice = None if busy or action.piece == "gk" else self.goal_area_choice(state, action.side, action.piece)
+        pushed = not busy and self.push_back_choice(state, action)
+        picking = not busy and choice is None and not pushed and action.piece not in ("gk", BALL_PIECE) \
+            and state.phase in PICK_UP_KINDS
         new = super().on_place(ctx, state, action)
         if choice is not None:
             left = [e for e in new.memo.get("goal_area_choice", ())
@@ -402,6 +482,14 @@ class OneTouchReferee(Referee):
             new = new.with_memo(goal_area_choice=left or None)
             ctx.emit("piece_moved", side=action.side, piece=action.piece, at=round_pos(action.at),
                      rule=self.section("goal_area"), reason="goal_area_choice")
+        elif pushed:
+            push = dict(new.memo["own_push"])
+            left = [pid for pid in push["pieces"] if pid != action.piece]
+            new = new.with_memo(own_push={**push, "pieces": left} if left else None)
+            ctx.emit("piece_moved", side=action.side, piece=action.piece, at=round_pos(action.at),
+                     rule="rulebook 9.1", reason="pushed_back_by_choice")
+        elif picking:
+            new = new.with_memo(picked=action.piece)
         return new
 
     def goal_area_exit(self, end: str, p: Vec, start: Vec | None) -> Vec:

@@ -57,12 +57,19 @@ def test_verify_finds_a_lost_and_a_doubled_action(stub_referee):
 def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
     """5 matches x 10 actions through gunicorn, with many deliberate retries, races, stale and
     out-of-turn submissions; the script checks the database and the replay itself."""
+    import psycopg
     from django.conf import settings
+    from psycopg import sql
 
     db = settings.DATABASES["default"]
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    url = (f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}"
-           f":{db.get('PORT') or 5432}/botonera_loadtest_pytest")
+    server = f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}"
+    # its own scratch database, made afresh: named after this run's test database, so that runs of
+    # other checkouts on the same server never share a schema
+    name = f"{db['NAME']}_loadtest"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    url = f"{server}/{name}"
     done = subprocess.run(
         [sys.executable, "-m", "leagues.loadtest", "--matches", "5", "--actions", "10", "--json",
          "--database-url", url, "--workers", "2", "--threads", "4", "--retry", "0.3", "--race", "0.2",

@@ -15,6 +15,7 @@ Without it the test skips, unless ``REQUIRE_SERVICES`` is set (CI), where it fai
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -60,6 +61,10 @@ def browser():
         with sync_playwright() as p:
             path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
             b = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
+            # the probes below (wait_for_function with an expression) are strings evaluated in
+            # the page, which the site's Content-Security-Policy forbids (no eval): the contexts
+            # bypass it. The policy itself is tested in tests/config/test_headers_browser.py.
+            b.new_context = functools.partial(b.new_context, bypass_csp=True)
             try:
                 yield b
             finally:
@@ -352,3 +357,36 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
             page.wait_for_selector("#message a.rule[href='/rules/#rulebook-8']")
             assert page.inner_text("#message").startswith(reason["text"])
         page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_board_runs_under_the_content_security_policy(live_server, browser):
+    """The board's modules, its data blocks and its colours need no inline script and no style
+    attribute: under the site's policy it loads, paints and speaks with no violation."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("csp")
+    match = setup_match(fixture, timezone.now())
+    home_user, away_user = fixture.home.player.user, fixture.away.player.user
+    online.check_in(match_id=match.pk, user=home_user)
+    online.check_in(match_id=match.pk, user=away_user)
+    # a kick-off flicked too hard: a technical foul, for the feed to say
+    assert online.submit_action(match_id=match.pk, user=home_user, seq=1, action_json={
+        "type": "flick", "piece": "1", "angle_deg": -40.9, "speed_mm_s": 2500}).status_code == 201
+
+    page = browser.new_context(bypass_csp=False, **PHONE).new_page()
+    violations = []
+    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    response = page.goto(f"{live_server.url}/matches/{match.pk}/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    for _ in range(100):  # polled from here: a probe evaluated in the page would be an eval
+        if page.evaluate("() => !!(window.botonera && document.querySelector('#feed li.ev-technical_foul'))"):
+            break
+        time.sleep(0.1)
+    feed = page.inner_text("#feed")
+    assert "Technical foul by Home at the kick-off: " in feed
+    painted = page.evaluate("() => getComputedStyle(document.querySelector('.scoreboard .dot')).getPropertyValue('--fill')")
+    assert painted.strip().startswith("#")
+    assert violations == []
+    page.context.close()

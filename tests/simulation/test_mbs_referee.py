@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulation.actions import DeclareShot, Flick, Ready, Tick
+from simulation.actions import DeclareShot, Flick, Place, Ready, Tick
 from simulation.rules import RuleViolation, make_referee
 from simulation.rules.mbs import MbsReferee
 from simulation.state import MatchState
@@ -78,6 +78,12 @@ def test_goal_kick_custom_after_a_goal_runs_the_arrangement():
     state = outcome.state
     assert state.score["away"] == 1
     assert state.phase == "goal_kick" and state.restart.side == "home"
-    for _ in range(4):  # the four arranging stages end with ready
-        state = referee.apply(state, Ready(side=state.to_move, t=state.clock_s + 1)).state
+    # rulebook 5: each side's offensive stage ends with its button(s) in its offensive half
+    wanted = {"home": ("7", (300.0, 0.0)), "away": ("3", (-300.0, 300.0))}
+    for stage in range(4):  # the four arranging stages end with ready
+        side = state.to_move
+        if stage < 2:
+            piece, at = wanted[side]
+            state = referee.apply(state, Place(side=side, piece=piece, at=at, t=state.clock_s + 0.5)).state
+        state = referee.apply(state, Ready(side=side, t=state.clock_s + 1)).state
     assert state.to_move == "home" and "placing" not in state.memo

@@ -27,9 +27,16 @@ function ruleLink(rule, url) {
   return a;
 }
 
+/* A side's dot in its club's colours (set through the CSSOM: the page has no style attributes). */
+export function paintDot(dot, colours) {
+  dot.style.setProperty("--fill", colours.fill);
+  dot.style.setProperty("--rim", colours.rim);
+}
+
 export function createHud(cfg, words) {
   const feedList = $("feed");
   let feedCount = 0;
+  for (const dot of document.querySelectorAll(".scoreboard .dot[data-side]")) paintDot(dot, cfg.sides[dot.dataset.side]);
 
   function name(side) { return (cfg.sides[side] || {}).name || side; }
   function short(side) { return (cfg.sides[side] || {}).short || name(side); }
@@ -122,8 +129,7 @@ export function createHud(cfg, words) {
     if (side && cfg.sides[side]) {
       const dot = document.createElement("span");
       dot.className = "dot";
-      dot.style.setProperty("--fill", cfg.sides[side].fill);
-      dot.style.setProperty("--rim", cfg.sides[side].rim);
+      paintDot(dot, cfg.sides[side]);
       li.appendChild(dot);
     }
     const body = document.createElement("span");

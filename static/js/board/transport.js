@@ -6,7 +6,7 @@
  * on asking, every OFFICIAL_POLL_MS, until the result is official (the server adjudicates
  * after full time, on whichever request or worker gets there first), then stops. Actions go
  * to POST /api/matches/<id>/actions/ with the next sequence number and an Idempotency-Key,
- * retried with the same key when the network fails, so a move is never made twice.
+ * retried with the same key when the network or the server fails, so a move is never made twice.
  */
 
 const POLL_MS = 500;
@@ -15,6 +15,7 @@ const OFFICIAL_POLL_MS = 1000;
 const SLOW_OFFICIAL_POLL_MS = 10000;   // after a long wait: an organiser must look at it
 const OFFICIAL_PATIENCE_MS = 5 * 60 * 1000;
 const MAX_ROWS = 500;
+const MAX_TRIES = 4;                   // a move is sent at most this many times (one key)
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -85,9 +86,13 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection}) {
           method: "POST", credentials: "same-origin", body: text,
           headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken(), "Idempotency-Key": key},
         }).then((response) => response.json().then((data) => ({code: response.status, data}), () => ({code: response.status, data: {}})))
-          .then(resolve)
+          .then((answer) => {
+            // a server that failed (5xx) stored nothing: the same request again, with the same key
+            if (answer.code >= 500 && tries < MAX_TRIES) { setTimeout(attempt, 500 * tries); return; }
+            resolve(answer);
+          })
           .catch(() => {
-            if (tries < 4) { setTimeout(attempt, 500 * tries); return; }   // same key: never two moves
+            if (tries < MAX_TRIES) { setTimeout(attempt, 500 * tries); return; }   // same key: never two moves
             resolve({code: 0, data: {}});
           });
       }
