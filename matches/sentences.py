@@ -175,8 +175,14 @@ def _full_time(event: dict, names: dict) -> str:
 
 def _piece_moved(event: dict, names: dict) -> str:
     params = {"player": _name(event.get("side"), names), "piece": _piece(event.get("piece"))}
-    if event.get("reason") == "goal_area_choice":
+    reason = event.get("reason")
+    if reason == "goal_area_choice":
         return _("%(player)s moves %(piece)s out of their goal area.") % params
+    if reason == "pushed_back_by_choice":
+        return _("%(player)s moves %(piece)s back from the spot of the foul.") % params
+    if reason == "arrangement":
+        return _("The referee moves %(piece)s of %(player)s into their offensive half: at a goal kick "
+                 "at least 3 buttons stand there.") % params
     return _("%(piece)s of %(player)s is moved out of the goal area.") % {
         **params, "piece": _capital(params["piece"])}
 

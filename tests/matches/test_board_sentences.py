@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from matches import sentences
 from matches.rulebooks import find_section, rule_label, rulebooks
 from matches.services import online
+from simulation.rules import base as base_rules
 from simulation.rules import mbs as mbs_rules
 from simulation.rules import one_touch as one_touch_rules
 from simulation.rules.base import Referee
@@ -54,6 +55,8 @@ BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
     ({"type": "piece_out", "side": "home", "piece": "6"}, "Button 6 of Rossi left the field."),
     ({"type": "piece_moved", "side": "away", "piece": "5", "reason": "goal_area"},
      "Button 5 of Costa is moved out of the goal area."),
+    ({"type": "piece_moved", "side": "home", "piece": "3", "reason": "pushed_back_by_choice"},
+     "Rossi moves button 3 back from the spot of the foul."),
     ({"type": "shot_declared", "side": "home"}, "Rossi declares a shot on goal; Costa may place the goalkeeper."),
     ({"type": "disqualification", "side": "away"}, "Costa is disqualified: four buttons have been sent off."),
     ({"type": "period_end", "period": "first_half"}, "Half time."),
@@ -67,11 +70,11 @@ def test_a_call_reads_as_a_sentence_with_the_players_name(event, sentence):
 def test_every_reason_the_referees_give_has_its_own_words():
     """A reason the sentences do not know would fall back to "Technical foul by Rossi." and
     lose why: every reason written in the referees' sources is known."""
-    source = "".join(inspect.getsource(m) for m in (mbs_rules, one_touch_rules))
+    source = "".join(inspect.getsource(m) for m in (base_rules, mbs_rules, one_touch_rules))
     reasons = set(re.findall(r'reason="(\w+)"', source)) | set(re.findall(r'lose_possession\([^)]*"(\w+)"', source))
     known = (set(sentences.TECHNICAL_REASONS) | set(sentences.POSSESSION_REASONS)
              | {"kick_off", "violent_foul", "unsporting_foul", "goal_area", "goal_area_choice",
-                "missed_ball", "turn_timeout"})
+                "pushed_back_by_choice", "arrangement", "missed_ball", "turn_timeout"})
     assert reasons and reasons <= known, reasons - known
 
 
