@@ -9,7 +9,7 @@ PORT   ?= 8000
 LOAD_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_load
 LOAD_ARGS         ?= --matches 200 --actions 25
 
-.PHONY: install run test lint bench worker beat clean
+.PHONY: install run test lint bench faults worker beat clean
 
 # the simulation's C part is built in place by the install: when it is missing (a `git clean`,
 # a removed file), the install runs again
@@ -42,6 +42,10 @@ bench: $(STAMP)
 	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
 	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
 	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
+
+# faults and concurrency against its own redis-server, gunicorn, worker and beat (issue 14)
+faults: $(STAMP)
+	$(PY) -m leagues.faults $(FAULTS_ARGS)
 
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker --loglevel=info

@@ -350,8 +350,10 @@ def results_import(
                     groups[(stage.pk, row.group)] = group
                 group.entrants.add(home, away)
             rnd = _round_for(stage, row.round or "1", rounds)
-            fixture = _fixture_of(competition, rnd, group, home, away)
-            if fixture is None:
+            # a competition made by this file has no fixture yet (a pairing is once a round)
+            fixture = None if created else _fixture_of(competition, rnd, group, home, away)
+            new = fixture is None
+            if new:
                 key = (rnd.pk, group.pk if group else None)
                 if key not in positions:
                     taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
@@ -363,7 +365,7 @@ def results_import(
                 )
                 positions[key] += 1
             fixture.competition = competition
-            _import_row(fixture, row, update=update, by=recorded_by, now=now)
+            _import_row(fixture, row, update=update, by=recorded_by, now=now, new=new)
         try:
             settle(competition=competition, by=recorded_by, now=now)
         except ResultConflict as exc:
@@ -419,6 +421,10 @@ def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Resul
     if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
         raise ImportFileError(row.line, None, f"{row.home} v {row.away} is {fixture.get_status_display().lower()}"
                                               " and takes no result")
+    return (previous, *_official_of(fixture, row))
+
+
+def _official_of(fixture: Fixture, row: ResultRow) -> tuple[Recorded, Official]:
     recorded = Recorded(
         home_goals=row.home_goals, away_goals=row.away_goals, outcome=row.outcome, outcome_side=row.outcome_side,
         home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
@@ -428,16 +434,20 @@ def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Resul
         official = official_for(fixture, recorded)
     except ResultError as exc:
         raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
-    return previous, recorded, official
+    return recorded, official
 
 
-def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
-    """Records the row's result on ``fixture`` (locked with its competition), checked again
+def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now, new: bool = False) -> None:
+    """Records the row's result on ``fixture`` (its competition locked): a fixture this import
+    has just made (``new``) takes it as it is; another is locked and checked again
     (``_check_row``) under the lock."""
-    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
-        "round__stage", "home", "away").get(pk=fixture.pk)
-    current_result(fixture)  # the result's row locked
-    previous, recorded, official = _check_row(fixture, row, update=update)
+    if new:
+        previous, (recorded, official) = None, _official_of(fixture, row)
+    else:
+        fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
+            "round__stage", "home", "away").get(pk=fixture.pk)
+        current_result(fixture)  # the result's row locked
+        previous, recorded, official = _check_row(fixture, row, update=update)
     before = fixture_state(fixture, result=previous)
     result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT,
                           match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)
