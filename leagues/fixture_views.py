@@ -7,7 +7,8 @@
 - ``/fixtures/<id>/check-in/`` (POST): a player checks in, inside the window;
 - ``/manage/fixtures/<id>/result/``: record or correct a table result (a correction that
   changes a later round asks for a confirmation: the cascade);
-- ``/manage/fixtures/<id>/decision/``, ``.../annul-match/``, ``.../reschedule/`` (POST).
+- ``/manage/fixtures/<id>/decision/``, ``.../annul-match/``, ``.../reschedule/`` (POST);
+- ``/manage/<slug>/reschedule-round/`` (POST): a whole round's kick-off.
 """
 from __future__ import annotations
 
@@ -21,8 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from leagues.forms import AnnulMatchForm, DecisionForm, RescheduleForm, ResultForm
-from leagues.models import Fixture, Result
+from leagues.forms import (
+    AnnulMatchForm,
+    DecisionForm,
+    RescheduleForm,
+    ResultForm,
+    RoundRescheduleForm,
+)
+from leagues.models import Competition, Fixture, Result, Round
 from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
 from leagues.services import online as fixture_online
@@ -33,7 +40,7 @@ from leagues.services.results import (
     match_annul_decision,
     result_record,
 )
-from leagues.services.schedule import fixture_reschedule
+from leagues.services.schedule import fixture_reschedule, round_reschedule
 from matches.models import Match
 from matches.services.play import PlayError
 
@@ -202,3 +209,26 @@ def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The kick-off is moved."))
     return redirect("site:fixture", pk=pk)
+
+
+def round_reschedule_form(competition: Competition, data=None) -> RoundRescheduleForm:
+    rounds = Round.objects.filter(stage__competition=competition).order_by("stage__order", "number")
+    return RoundRescheduleForm(data, zone=competition.zone, rounds=rounds)
+
+
+@login_required
+@require_POST
+def round_reschedule_view(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = get_object_or_404(Competition, slug=slug)
+    if not can_manage_competition(request.user, competition):
+        raise PermissionDenied(_("You do not organise this competition."))
+    form = round_reschedule_form(competition, request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    else:
+        moved = round_reschedule(round=form.cleaned_data["round"], kickoff_at=form.cleaned_data["kickoff"],
+                                 reason=form.cleaned_data["reason"], by=request.user)
+        messages.success(request, _("%(count)s fixture(s) of %(round)s moved.")
+                         % {"count": len(moved), "round": form.cleaned_data["round"]})
+    return redirect("site:manage-competition", slug=slug)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Club, Competition, Outcome, Player, Side, TiebreakPreset
 from leagues.ranking import validate_criteria
-from leagues.services.competitions import free_slug, slug_base
+from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "group_count",
@@ -62,7 +62,8 @@ class CompetitionForm(forms.ModelForm):
         slug = self.cleaned_data.get("slug") or ""
         if slug:
             return slug
-        return free_slug(slug_base(self.cleaned_data.get("name") or ""), exclude_pk=self.instance.pk)
+        return unique_slug(self.cleaned_data.get("name") or "", model=Competition, max_length=80,
+                           fallback="competition", exclude_pk=self.instance.pk)
 
     @property
     def slug_given(self) -> bool:
@@ -234,3 +235,14 @@ class RescheduleForm(forms.Form):
         if not 1900 <= local.year <= 2200:
             raise forms.ValidationError(_("Give a year from 1900 to 2200."))
         return local.replace(tzinfo=self.zone)
+
+
+class RoundRescheduleForm(RescheduleForm):
+    """A round's new kick-off: every fixture of it still to be played moves there."""
+
+    round = forms.ModelChoiceField(queryset=None, label=_("Round"))
+
+    def __init__(self, *args, rounds, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].queryset = rounds
+        self.order_fields(["round", "kickoff", "reason"])

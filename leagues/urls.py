@@ -21,6 +21,7 @@ urlpatterns = [
     path("manage/<slug:slug>/settings/", views.competition_edit, name="competition-edit"),
     path("manage/<slug:slug>/generate/", views.generate_fixtures, name="generate-fixtures"),
     path("manage/<slug:slug>/recompute/", views.recompute, name="recompute-standings"),
+    path("manage/<slug:slug>/reschedule-round/", fixture_views.round_reschedule_view, name="reschedule-round"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/withdraw/", views.withdraw_entrant, name="withdraw-entrant"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/remove/", views.remove_entrant, name="remove-entrant"),
     path("manage/fixtures/<int:pk>/result/", fixture_views.record_result, name="record-result"),

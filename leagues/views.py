@@ -3,6 +3,7 @@ competitions. Every write goes through a service; every organiser page checks
 ``leagues.permissions`` and is CSRF-protected by the middleware."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -10,8 +11,10 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from leagues.fixture_views import round_reschedule_form
 from leagues.forms import CompetitionForm, EntrantForm
 from leagues.models import (
     Club,
@@ -37,6 +40,7 @@ from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
 from leagues.services.standings import standings_recompute
+from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -224,6 +228,27 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+# --- Accounts ----------------------------------------------------------------------------------
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """``/accounts/tokens/``: the signed-in user's live API tokens; POST ``revoke`` (a token's
+    ``digest``) or ``revoke_all`` revokes."""
+    if request.method == "POST":
+        if "revoke_all" in request.POST:
+            count = tokens_revoke_all(user=request.user)
+            messages.success(request, _("All your API tokens are revoked (%(count)d).") % {"count": count})
+        elif token_revoke(user=request.user, digest=request.POST.get("revoke", "")[:128]):
+            messages.success(request, _("The token is revoked: programs using it are refused from now on."))
+        else:
+            messages.error(request, _("There is no such token among yours."))
+        return redirect("api-tokens")
+    return render(request, "registration/api_tokens.html", {
+        "tokens": tokens_of(user=request.user), "ttl_days": settings.API_TOKEN_TTL_DAYS,
+    })
+
+
 # --- Organisers ---------------------------------------------------------------------------------
 
 
@@ -301,6 +326,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "has_fixtures": has_fixtures,
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
+        "round_form": round_reschedule_form(competition) if has_fixtures else None,
     })
 
 

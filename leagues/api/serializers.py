@@ -30,7 +30,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.ranking import CRITERIA, validate_criteria
-from leagues.services.competitions import free_slug, slug_base
+from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
 
@@ -205,7 +205,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         if self.instance is None and not attrs.get("slug"):
-            attrs["slug"] = free_slug(slug_base(attrs.get("name", "")))
+            attrs["slug"] = unique_slug(attrs.get("name", ""), model=Competition, max_length=80,
+                                        fallback="competition")
         return attrs
 
 

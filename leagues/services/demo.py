@@ -14,7 +14,8 @@ their match has not started, so a newcomer can always check in at once."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -69,6 +70,8 @@ class DemoSummary:
     clubs: int
     players: int
     competitions: list[str]
+    # username -> the password just set, when the accounts got random passwords (shown once)
+    passwords: dict[str, str] = field(default_factory=dict)
 
 
 def demo_is_loaded() -> bool:
@@ -80,9 +83,18 @@ def current_season_dates(today: date) -> tuple[date, date, str]:
     return date(start_year, 8, 1), date(start_year + 1, 7, 31), f"{start_year}-{str(start_year + 1)[-2:]}"
 
 
+def random_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
 @transaction.atomic
-def demo_load(*, today: date | None = None) -> DemoSummary:
-    """Builds the demo federation: results official at once, then standings stored."""
+def demo_load(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
+    """Builds the demo federation: results official at once, then standings stored.
+
+    The demo accounts get the README's passwords (``admin`` / ``admin``...), or, with
+    ``random_passwords`` (a site with ``DEBUG`` off), each its own random password, set again on
+    accounts that exist already and returned in ``DemoSummary.passwords``: no default password
+    is left."""
     today = today or timezone.localdate()
     rng = random.Random(2024)
     User = get_user_model()
@@ -172,7 +184,14 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk, force=True)
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug])
+    passwords = {}
+    if random_passwords:
+        for user in [admin, organiser, *(player.user for player in players if player.user_id)]:
+            passwords[user.username] = random_password()
+            user.set_password(passwords[user.username])
+            user.save(update_fields=["password"])
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug],
+                       passwords=passwords)
 
 
 DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: open at once

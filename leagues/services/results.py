@@ -115,8 +115,15 @@ def result_write(
     discipline: tuple[int, int], by, now: datetime, reason: str = "",
 ) -> Result:
     """Stores ``official`` as the fixture's result and moves the fixture to played or walkover
-    (the caller holds the locks and checked the fixture takes a result)."""
+    (the caller holds the locks and checked the fixture takes a result). An online match set up
+    for the fixture but not started is annulled: this result takes its place."""
     winner = fixture.entrant(official.winner_side) if official.winner_side else None
+    if fixture.match_id is not None and match is None:
+        unstarted = Match.objects.select_for_update().filter(pk=fixture.match_id).first()
+        if unstarted is not None and not unstarted.is_started:
+            online.match_annul(match_id=unstarted.pk, by=by if getattr(by, "pk", None) else None, now=now)
+            fixture.match = None
+            fixture.save(update_fields=["match"])
     result, _created = Result.objects.update_or_create(fixture=fixture, defaults={
         "source": source, "match": match, "reason": reason or "",
         "outcome": recorded.outcome, "outcome_side": recorded.outcome_side or "",
@@ -248,10 +255,6 @@ def result_record(
         official = official_for(fixture, recorded)
         previous = current_result(fixture)
         before = fixture_state(fixture, result=previous)
-        if match is not None:  # set up but not started: the table result takes its place
-            online.match_annul(match_id=match.pk, by=recorded_by, now=now)
-            fixture.match = None
-            fixture.save(update_fields=["match"])
         result = result_write(fixture=fixture, recorded=recorded, official=official, source=source, match=None,
                         discipline=(home_discipline, away_discipline), by=recorded_by, now=now, reason=reason)
         change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,

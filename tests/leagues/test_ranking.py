@@ -178,3 +178,22 @@ def test_byes_give_the_competitions_bye_points_and_are_not_played():
 def test_unknown_criterion_is_refused():
     with pytest.raises(ValueError):
         rank([], ["points", "goal_average"], entrants=names("A"))
+
+
+def test_entrants_the_criteria_cannot_separate_share_a_place():
+    # A and B level on everything a custom list without lots looks at: they share 2nd ("2=")
+    lines = [L("A", "C", 1, 0), L("B", "C", 1, 0), L("A", "B", 1, 1), L("D", "C", 3, 0), L("D", "A", 1, 0),
+             L("D", "B", 1, 0)]
+    ranked = rank(lines, ["points", "goal_difference"], entrants=names("A", "B", "C", "D"))
+    assert [(r.name, r.position, r.shared) for r in ranked.rows] == [
+        ("D", 1, False), ("A", 2, True), ("B", 2, True), ("C", 4, False)]
+    assert "not separated" in ranked.rows[1].tiebreak
+    with_lots = rank(lines, ["points", "goal_difference", "lots"], entrants=names("A", "B", "C", "D"), seed=1)
+    assert [r.position for r in with_lots.rows] == [1, 2, 3, 4] and not any(r.shared for r in with_lots.rows)
+
+
+def test_a_double_no_show_is_played_and_lost_by_both_for_no_points():
+    ranked = rank([MatchLine("A", "B", 0, 0, double_loss=True)], ["points"], entrants=names("A", "B"),
+                  points=Points(win=3, draw=1, loss=1))
+    assert {(r.name, r.played, r.lost, r.drawn, r.points) for r in ranked.rows} == {
+        ("A", 1, 1, 0, 0), ("B", 1, 1, 0, 0)}

@@ -417,3 +417,36 @@ def test_an_unchanged_online_match_follows_a_reschedule():
     assert match.status == Match.Status.CHECKED_IN
     online.check_in(match_id=match.pk, user=get_user_model().objects.get(username="follow-e2"))
     assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
+
+
+def test_ties_the_criteria_cannot_break_share_a_place_everywhere(tmp_path):
+    import json
+
+    path = tmp_path / "tie.csv"
+    path.write_text("home,away,home_goals,away_goals\nA,C,1,0\nB,C,1,0\nA,B,1,1\nD,C,3,0\nD,A,1,0\nD,B,1,0\n")
+    call_command("import_results", str(path), "--competition", "tie", "--create", "--name", "Tie",
+                 "--preset", "custom", "--criteria", "goal_difference", stdout=StringIO())
+    out = StringIO()
+    call_command("standings", "tie", "--json", stdout=out)
+    rows = json.loads(out.getvalue())["tables"][0]["rows"]
+    assert [(r["entrant"], r["position"], r.get("shared", False)) for r in rows] == [
+        ("D", 1, False), ("A", 2, True), ("B", 2, True), ("C", 4, False)]
+    api = APIClient().get("/api/competitions/tie/standings/").json()["tables"][0]["rows"]
+    assert [r["shared"] for r in api] == [False, True, True, False]
+    page = APIClient().get("/competitions/tie/").content.decode()
+    assert page.count('<td class="pos">2=</td>') == 2
+
+
+def test_a_result_that_takes_an_unstarted_online_match_s_place_annuls_it():
+    competition, organiser = competition_of(4, venue="online", format="knockout", slug="unstarted")
+    semi = competition.fixtures.filter(round__number=1).order_by("position").first()
+    kickoff([semi], timezone.now() + timedelta(minutes=10))
+    from leagues.services.online import fixture_match_setup
+
+    match = fixture_match_setup(fixture=semi)  # set up, nobody checked in yet
+    assert match.status == Match.Status.SCHEDULED
+    e4 = competition.entrants.get(name="E4")
+    assert organiser.post(f"/api/entrants/{e4.pk}/withdraw/").status_code == 200
+    semi.refresh_from_db()
+    assert semi.status == Fixture.Status.WALKOVER and semi.match_id is None
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CANCELLED

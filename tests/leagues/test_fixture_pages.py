@@ -1,0 +1,101 @@
+"""The fixture's page and the organisers' tools on it: the kick-off in the competition's zone,
+the check-in window, a correction that asks to cascade, decisions, a new kick-off, the history."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from leagues.models import Competition, Entrant, Fixture, FixtureChange, Player, Result
+
+pytestmark = pytest.mark.django_db
+
+
+def setup(n=4, **kwargs):
+    organiser = get_user_model().objects.create_user(username="org", password="x")
+    competition = Competition.objects.create(name="Copa", slug="copa", lots_seed=1, time_zone="America/Sao_Paulo",
+                                             **kwargs)
+    competition.organisers.add(organiser)
+    for i in range(1, n + 1):
+        user = get_user_model().objects.create_user(username=f"p{i}", password="x")
+        player = Player.objects.create(first_name=f"P{i}", last_name="Silva", licence_number=f"L{i}", user=user)
+        Entrant.objects.create(competition=competition, name=f"E{i}", seed=i, player=player)
+    from leagues.services.fixtures import fixtures_generate
+
+    fixtures_generate(competition=competition)
+    client = Client()
+    client.force_login(organiser)
+    return competition, client
+
+
+def test_the_page_shows_the_kick_off_in_the_competitions_zone_and_the_window():
+    competition, _ = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(days=3))
+    player = Client()
+    player.force_login(get_user_model().objects.get(username="p1"))
+    page = player.get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "America/Sao_Paulo" in page and "Check-in opens at" in page
+    assert 'id="check-in"' not in page  # no button before the window
+    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
+    assert 'id="check-in"' in player.get(f"/fixtures/{fixture.pk}/").content.decode()
+
+
+def test_a_correction_on_the_page_asks_to_cascade_then_does():
+    competition, organiser = setup(4, format="knockout")
+    semis = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    form = {"outcome": "played", "home_goals": 2, "away_goals": 0}
+    assert organiser.post(f"/manage/fixtures/{semis[0].pk}/result/", form).status_code == 302
+    assert organiser.post(f"/manage/fixtures/{semis[1].pk}/result/", form).status_code == 302
+    final = competition.fixtures.get(label="Final")
+    assert organiser.post(f"/manage/fixtures/{final.pk}/result/", form).status_code == 302
+    correction = {"outcome": "played", "home_goals": 0, "away_goals": 1}
+    page = organiser.post(f"/manage/fixtures/{semis[0].pk}/result/", correction)
+    assert page.status_code == 200 and b"cascade" in page.content and b"id_cascade_confirm" in page.content
+    assert Result.objects.get(fixture=semis[0]).home_goals == 2
+    done = organiser.post(f"/manage/fixtures/{semis[0].pk}/result/", {**correction, "cascade": "on"})
+    assert done.status_code == 302
+    final.refresh_from_db()
+    assert final.home.name == "E4" and final.status == "scheduled"
+    history = organiser.get(f"/fixtures/{final.pk}/").content.decode()
+    assert "Result struck by a correction of an earlier round" in history
+
+
+def test_decision_annulment_and_reschedule_from_the_fixture_page():
+    competition, organiser = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    page = organiser.get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "A decision on the online match" in page and "Move the kick-off" in page
+    organiser.post(f"/manage/fixtures/{fixture.pk}/reschedule/", {"kickoff": "2026-12-20T19:00", "reason": "Rain"})
+    fixture.refresh_from_db()
+    assert fixture.kickoff_at.isoformat() == "2026-12-20T22:00:00+00:00"  # 19:00 in São Paulo
+    response = organiser.post(f"/manage/fixtures/{fixture.pk}/decision/", {
+        "outcome": "walkover", "outcome_side": "away", "reason": "Did not come."})
+    assert response.status_code == 302
+    assert Result.objects.get(fixture=fixture).source == "decision"
+    page = organiser.get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "Did not come." in page and "overrides the online match" in page
+    assert list(FixtureChange.objects.filter(fixture=fixture).values_list("kind", flat=True).order_by("at")) == [
+        "rescheduled", "decision"]
+
+
+def test_a_round_moves_from_the_organisers_page():
+    competition, organiser = setup(4)
+    round_one = competition.stages.get().rounds.get(number=1)
+    response = organiser.post(f"/manage/{competition.slug}/reschedule-round/", {
+        "round": round_one.pk, "kickoff": "2026-12-13T10:30", "reason": "Holiday"})
+    assert response.status_code == 302
+    assert {f.kickoff_at.isoformat() for f in round_one.fixtures.all()} == {"2026-12-13T13:30:00+00:00"}
+    assert FixtureChange.objects.filter(kind="rescheduled").count() == 2
+
+
+def test_the_fixture_page_of_a_played_fixture_shows_the_score_and_how():
+    competition, organiser = setup(2, format="knockout")
+    fixture = competition.fixtures.get()
+    organiser.post(f"/manage/fixtures/{fixture.pk}/result/", {
+        "outcome": "played", "home_goals": 1, "away_goals": 1, "home_shootout": 4, "away_shootout": 3})
+    page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "Official result" in page and "1–1" in page and "shoot-out, 4–3" in page
