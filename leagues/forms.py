@@ -65,6 +65,10 @@ class CompetitionForm(forms.ModelForm):
         return unique_slug(self.cleaned_data.get("name") or "", model=Competition, max_length=80,
                            fallback="competition", exclude_pk=self.instance.pk)
 
+    @property
+    def slug_given(self) -> bool:
+        return bool((self.data.get("slug") or "").strip())
+
     def _clean_kept(self, name):
         value = self.cleaned_data.get(name)
         if value in (None, ""):

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,7 +35,8 @@ from leagues.permissions import (
 )
 from leagues.ranking import CRITERIA
 from leagues.selectors import live_matches_of
-from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.services import competitions
+from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
@@ -277,9 +277,16 @@ def competition_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("Creating a competition needs the organiser permission.")
     form = CompetitionForm(request.POST if request.method == "POST" else None, initial={"season": Season.objects.filter(is_current=True).first()})
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            competition = form.save()
-            competition.organisers.add(request.user)
+        def save(slug: str) -> Competition:
+            form.instance.slug = slug
+            return form.save()
+
+        try:
+            competition = competitions.competition_create(save=save, slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
+                                             auto_slug=not form.slug_given, organiser=request.user)
+        except competitions.SlugTaken as exc:
+            form.add_error("slug", str(exc))
+            return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
         messages.success(request, f"{competition} is created. Now add its entrants.")
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
@@ -344,6 +351,8 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
         fixtures = fixtures_generate(competition=competition)
     except ScheduleError as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
         messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
@@ -379,9 +388,12 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
 def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
-    if competition.fixtures.exists():
-        messages.error(request, "The fixtures are drawn: withdraw the entrant instead.")
+    try:
+        entrant_remove(entrant=entrant)
+    except EntrantError as exc:
+        messages.error(request, str(exc))
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
-        entrant.delete()
         messages.success(request, f"{entrant} is removed.")
     return redirect("site:manage-competition", slug=competition.slug)
