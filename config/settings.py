@@ -183,6 +183,11 @@ MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # (``matches`` does not import ``leagues``: it sends this task by name).
 MATCHES_ON_ADJUDICATED = "leagues.tasks.result_from_match"
 
+# --- The federation's year: ratings (issue 19) ---------------------------------------------------
+# Glicko-2 rating periods, in calendar months, and the system constant tau.
+RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
+RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
+
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,7 +1,7 @@
 """The site's pages: fans read, organisers run their competitions."""
 from django.urls import path
 
-from . import fixture_views, views
+from . import fixture_views, views, year_views
 
 app_name = "site"
 urlpatterns = [
@@ -12,6 +12,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("ranking/", year_views.ranking_page, name="ranking"),
+    path("ratings/", year_views.ratings_page, name="ratings"),
     path("fixtures/<int:pk>/", fixture_views.fixture_detail, name="fixture"),
     path("fixtures/<int:pk>/check-in/", fixture_views.fixture_check_in, name="fixture-check-in"),
     # Organisers

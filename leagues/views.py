@@ -38,6 +38,7 @@ from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
 from leagues.services.standings import standings_recompute
+from leagues.year_views import player_year_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -222,6 +223,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        **player_year_context(player),
     })
 
 
