@@ -127,9 +127,10 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "rule_set", "rule_params", "first_date", "days_between_rounds",
             "venue", "time_zone", "kickoff_time", "checkin_opens_minutes", "checkin_grace_minutes",
             "organisers", "lots_seed", "entrant_count", "can_edit", "standings_current", "conflicts",
+            "rated", "ranking_tier", "seeding", "seeded_at",
             "created_at", "updated_at",
         ]
-        read_only_fields = ["lots_seed", "created_at", "updated_at"]
+        read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
         extra_kwargs = {"slug": {"required": False}}
 
     def get_fields(self):
