@@ -25,16 +25,18 @@ class Chart:
 
 def line_chart(points: Sequence[tuple[str, float | None, float | None, float | None]], *, width: int = 640,
                height: int = 220, invert: bool = False, ticks: int = 4, value_format: str = "{:.0f}",
-               pad: tuple[int, int, int, int] = (12, 16, 28, 48)) -> Chart:
+               pad: tuple[int, int, int, int] = (12, 30, 28, 48),
+               y_range: tuple[float, float] | None = None) -> Chart:
     """The chart of ``points`` (a ``None`` value leaves a gap in the dots but the line skips it).
-    ``invert`` puts low values on top (a rank). ``pad`` is top, right, bottom, left in px."""
+    ``invert`` puts low values on top (a rank). ``pad`` is top, right, bottom, left in px;
+    ``y_range`` fixes the vertical scale (e.g. ranks 1 to the last, shared by several charts)."""
     known = [(i, p) for i, p in enumerate(points) if p[1] is not None]
     if not known:
         return Chart(width, height, "", "", empty=True)
     top, right, bottom, left = pad
     lows = [p[2] if p[2] is not None else p[1] for _i, p in known]
     highs = [p[3] if p[3] is not None else p[1] for _i, p in known]
-    lo, hi = min(lows), max(highs)
+    lo, hi = (min(lows), max(highs)) if y_range is None else y_range
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
     span_x = max(len(points) - 1, 1)

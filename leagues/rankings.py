@@ -93,3 +93,17 @@ def rank_history(*, player: Player | int, at: date | None = None, months: int = 
                     if r.player == player_id), None)
         out.append((day, row.rank if row else None, row.points if row else Decimal(0)))
     return out
+
+
+def rank_histories(*, at: date | None = None, months: int = 12) -> tuple[list[date], dict[int, list[int | None]]]:
+    """Every ranked player's rank at the end of each of the last ``months`` months and on ``at``:
+    (the days, player id -> ranks, ``None`` where unranked)."""
+    at = at or timezone.localdate()
+    scale, window = scale_now()
+    all_finishes = finishes()
+    days = month_ends(at, months)
+    ranks: dict[int, list[int | None]] = {}
+    for index, day in enumerate(days):
+        for row in placing.rank(all_finishes, at=day, scale=scale, window_months=window):
+            ranks.setdefault(row.player, [None] * len(days))[index] = row.rank
+    return days, ranks

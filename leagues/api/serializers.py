@@ -570,6 +570,10 @@ class BracketSerializer(serializers.Serializer):
 
 class GenerateFixturesSerializer(serializers.Serializer):
     fixtures = serializers.IntegerField(read_only=True, help_text="How many fixtures were created.")
+    seeding = serializers.ChoiceField(
+        choices=["hand", "rating", "ranking"], default="hand",
+        help_text="How the entrants are seeded: by hand (their typed seeds), by rating or by the federation ranking.",
+    )
 
 
 def criteria_info(competition: Competition) -> list[dict]:

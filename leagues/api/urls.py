@@ -15,6 +15,7 @@ router.register("fixtures", views.FixtureViewSet, basename="fixture")
 router.register("results", views.ResultViewSet, basename="result")
 router.register("standings", views.StandingViewSet, basename="standing")
 router.register("ranking-tiers", year.TierViewSet, basename="ranking-tier")
+router.register("sign-ups", year.SignUpViewSet, basename="sign-up")
 
 app_name = "api"
 urlpatterns = [
@@ -22,6 +23,7 @@ urlpatterns = [
     path("ratings/", year.RatingListView.as_view(), name="ratings"),
     path("ratings/<int:player_id>/", year.RatingHistoryView.as_view(), name="rating-history"),
     path("ranking/", year.RankingView.as_view(), name="ranking"),
+    path("competitions/<slug:slug>/registration/", year.RegistrationView.as_view(), name="registration"),
     path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
     path("ranking/history/<int:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),

@@ -4,20 +4,48 @@ the services; a user error is a 400 naming the field, a refused state a 409
 ``{"error", "detail"}``."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import date
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, permissions, serializers, viewsets
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import generics, mixins, permissions, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.exceptions import ValidationError
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues.models import Player, PlayerRating, RankingScale, RankingTier
-from leagues.permissions import is_federation_admin
+from leagues.api.permissions import OrganiserOrReadOnly
+from leagues.api.views import CONFLICT, Refused
+from leagues.models import (
+    Competition,
+    Player,
+    PlayerRating,
+    RankingScale,
+    RankingTier,
+    Registration,
+    SignUp,
+)
+from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.placing import format_points, ordinal_band
 from leagues.rankings import current_ratings, federation_ranking, rank_history, rating_history
+from leagues.services.locks import Busy
+from leagues.services.registration import (
+    RegistrationError,
+    SignUpRefused,
+    places_held,
+    registration_open,
+    sign_up,
+    sign_up_confirm,
+    sign_up_refuse,
+    sign_up_withdraw,
+)
 
 AUTH = [TokenAuthentication, SessionAuthentication]
 
@@ -184,3 +212,139 @@ class TierViewSet(viewsets.ModelViewSet):
         if instance.competitions.exists():
             raise ValidationError({"id": ["competitions have this tier: give them another first"]})
         instance.delete()
+
+
+# --- Sign-up ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def sign_up_errors():
+    """A ``RegistrationError`` is a 400 naming its field; a refusal a 409 ``{"error", "detail"}``."""
+    try:
+        yield
+    except RegistrationError as exc:
+        raise ValidationError({exc.field: [str(exc)]}) from exc
+    except SignUpRefused as exc:
+        raise Refused(409, exc.to_json()) from exc
+    except Busy as exc:
+        raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    places_held = serializers.SerializerMethodField()
+    waiting = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Registration
+        fields = ["opens_at", "closes_at", "capacity", "licence_required", "waiting_list", "places_held", "waiting"]
+
+    def get_places_held(self, registration: Registration) -> int:
+        return places_held(registration.competition)
+
+    def get_waiting(self, registration: Registration) -> int:
+        return registration.competition.sign_ups.filter(status=SignUp.Status.WAITING).count()
+
+
+@extend_schema_view(
+    get=extend_schema(summary="A competition's registration (404 when it takes no sign-up)"),
+    put=extend_schema(summary="Open or change a competition's registration (its organisers)",
+                      responses={200: RegistrationSerializer, 400: OpenApiResponse(description="The field is named."),
+                                 409: CONFLICT}),
+)
+class RegistrationView(generics.GenericAPIView):
+    authentication_classes = AUTH
+    permission_classes = [OrganiserOrReadOnly]
+    serializer_class = RegistrationSerializer
+
+    def _competition(self) -> Competition:
+        competition = generics.get_object_or_404(Competition, slug=self.kwargs["slug"])
+        self.check_object_permissions(self.request, competition)
+        return competition
+
+    def get(self, request, slug: str):
+        registration = generics.get_object_or_404(Registration, competition=self._competition())
+        return Response(RegistrationSerializer(registration).data)
+
+    def put(self, request, slug: str):
+        competition = self._competition()
+        data = RegistrationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with sign_up_errors():
+            registration = registration_open(competition=competition, **data.validated_data)
+        return Response(RegistrationSerializer(registration).data)
+
+
+class SignUpSerializer(serializers.ModelSerializer):
+    competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
+    player_name = serializers.CharField(source="player.full_name", read_only=True)
+
+    class Meta:
+        model = SignUp
+        fields = ["id", "competition", "player", "player_name", "status", "reason", "entrant", "created_at",
+                  "decided_at"]
+        read_only_fields = ["player", "status", "reason", "entrant", "created_at", "decided_at"]
+
+
+class RefuseSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, help_text="Why; the player is told it.")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Sign-ups (filter with ?competition=SLUG and ?status=)"),
+    retrieve=extend_schema(summary="A sign-up"),
+    create=extend_schema(summary="Sign the requester's player up for a competition (a place, or the waiting list)",
+                         responses={201: SignUpSerializer, 400: OpenApiResponse(description="The field is named."),
+                                    409: CONFLICT}),
+)
+class SignUpViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    authentication_classes = AUTH
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = SignUpSerializer
+    filterset_fields = ["status"]
+
+    def get_queryset(self):
+        rows = SignUp.objects.select_related("competition", "player").order_by("competition", "created_at", "pk")
+        slug = self.request.query_params.get("competition")
+        return rows.filter(competition__slug=slug) if slug else rows
+
+    def perform_create(self, serializer):
+        player = getattr(self.request.user, "player", None)
+        if player is None:
+            raise ValidationError({"player": ["your account is not a registered player's"]})
+        with sign_up_errors():
+            serializer.instance = sign_up(competition=serializer.validated_data["competition"], player=player)
+
+    def _decide(self, request, decide):
+        entry = self.get_object()
+        if not can_manage_competition(request.user, entry.competition):
+            raise PermissionDenied(OrganiserOrReadOnly.message)
+        with sign_up_errors():
+            entry = decide(entry)
+        return Response(SignUpSerializer(entry).data)
+
+    @extend_schema(summary="Confirm a sign-up holding a place (organisers): the player is entered", request=None,
+                   responses={200: SignUpSerializer, 409: CONFLICT})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        return self._decide(request, lambda entry: sign_up_confirm(sign_up=entry, by=request.user))
+
+    @extend_schema(summary="Refuse a sign-up with a reason (organisers)", request=RefuseSerializer,
+                   responses={200: SignUpSerializer, 400: OpenApiResponse(description="The field is named."),
+                              409: CONFLICT})
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        data = RefuseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return self._decide(request, lambda entry: sign_up_refuse(sign_up=entry, by=request.user,
+                                                                   reason=data.validated_data["reason"]))
+
+    @extend_schema(summary="Withdraw a sign-up before registration closes (the player, or an organiser)",
+                   request=None, responses={200: SignUpSerializer, 409: CONFLICT})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        entry = self.get_object()
+        if entry.player.user_id != request.user.pk and not can_manage_competition(request.user, entry.competition):
+            raise PermissionDenied("Not your sign-up.")
+        with sign_up_errors():
+            entry = sign_up_withdraw(sign_up=entry, by=request.user)
+        return Response(SignUpSerializer(entry).data)

@@ -25,14 +25,17 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
+from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import fixture_match_setup
+from leagues.services.ratings import ratings_recompute
 from leagues.services.results import result_record
 from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from matches.models import Match
 from matches.services import online
+from notifications.services import muted
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"
@@ -82,7 +85,18 @@ def current_season_dates(today: date) -> tuple[date, date, str]:
 
 @transaction.atomic
 def demo_load(*, today: date | None = None) -> DemoSummary:
-    """Builds the demo federation: results official at once, then standings stored."""
+    """Builds the demo federation quietly (``demo_federation``), then tells this season league's
+    players their fixtures and the check-in windows open now (the demo's notifications)."""
+    with muted():
+        summary = demo_federation(today=today)
+    demo_notices(league=Competition.objects.get(slug=summary.competitions[0]))
+    return summary
+
+
+@transaction.atomic
+def demo_federation(*, today: date | None = None) -> DemoSummary:
+    """Builds the demo federation: results official at once, then standings stored; and its
+    year (``leagues.services.demo_year``): ratings, the ranking, a competition open for sign-up."""
     today = today or timezone.localdate()
     rng = random.Random(2024)
     User = get_user_model()
@@ -169,10 +183,12 @@ def demo_load(*, today: date | None = None) -> DemoSummary:
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
+    year = demo_year(players=players, season=season, admin=admin, organiser=organiser, today=today)
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk, force=True)
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug])
+    ratings_recompute(force=True)
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year])
 
 
 DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: open at once
@@ -250,5 +266,6 @@ def demo_reopen(*, now: datetime | None = None) -> int:
     league = Competition.objects.filter(slug__startswith="liga-", venue=Venue.ONLINE).order_by("-created_at").first()
     if league is None:
         return 0
-    demo_online(competition=league, now=now, bot_match=False)
+    with muted():  # the demo's own moves are news to nobody
+        demo_online(competition=league, now=now, bot_match=False)
     return len(_demo_round(league))

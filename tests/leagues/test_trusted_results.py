@@ -12,7 +12,6 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, Entrant, Fixture, FixtureChange, Player, Result, Standing
-from leagues.services.entrants import entrant_withdraw
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import no_shows_record
 from leagues.services.results import result_from_match
