@@ -8,6 +8,8 @@ PORT   ?= 8000
 # make bench: the online-play benches run on a scratch PostgreSQL database, created when missing
 LOAD_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_load
 LOAD_ARGS         ?= --matches 200 --actions 25
+# DEBUG is off unless set (config/settings.py): the local targets below are development, so on
+DEBUG ?= 1
 
 .PHONY: install run test lint bench worker beat clean
 
@@ -25,6 +27,7 @@ $(STAMP): pyproject.toml setup.py simulation/_engine.c
 
 install: $(STAMP)
 
+run: export DEBUG := $(DEBUG)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty
@@ -37,15 +40,18 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+bench: export DEBUG := $(DEBUG)
 bench: $(STAMP)
 	$(PY) -m simulation.bench $(BENCH_ARGS)
 	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
 	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
 	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 
+worker: export DEBUG := $(DEBUG)
 worker: $(STAMP)
 	$(VENV)/bin/celery -A config worker --loglevel=info
 
+beat: export DEBUG := $(DEBUG)
 beat: $(STAMP)
 	$(VENV)/bin/celery -A config beat --loglevel=info
 

@@ -7,14 +7,15 @@ Environment variables (all optional; the defaults give the embedded set-up):
 - ``REDIS_URL``: Redis for the Celery broker, result backend and the cache. Unset: Celery tasks
   run in-process, eagerly, and the cache is local memory.
 - ``SECRET_KEY``: required when ``DEBUG`` is off.
-- ``DEBUG``: ``1``/``true`` for development (the default), ``0``/``false`` in production, which
-  turns on the settings ``manage.py check --deploy`` asks for.
+- ``DEBUG``: off unless set (``0``/``false``: production, with the settings ``manage.py check
+  --deploy`` asks for); ``1``/``true`` for development (``make run`` and the tests set it).
 - ``ALLOWED_HOSTS``: comma-separated; default ``localhost,127.0.0.1,[::1]``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins, for a site behind HTTPS.
 """
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -34,11 +35,24 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {value!r}")
 
 
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    value = os.environ.get(name, "")
+    if value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -57,10 +71,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "leagues",
     "matches",
     "notifications",
@@ -68,13 +84,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RefuseNulInQuery",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last: turns a sign-in refused by a lockout into its 429 (config.lockout)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,6 +150,29 @@ STORAGES = {
         )
     },
 }
+
+# --- Sign-in: lockouts (django-axes) -----------------------------------------------------------
+# A refused attempt is refused before any password is hashed (the lockout backend comes first).
+AUTHENTICATION_BACKENDS = [
+    "config.lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "config.lockout.LoginAttempts"
+# the pair (account, address) is locked after this many failures in a row...
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+# ...and an address on its own after this many, whatever the accounts; never an account alone
+LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 30, minimum=1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_RESET_ON_SUCCESS = True  # the pair's failures only (config.lockout.LoginAttempts)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt writes nothing
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_VERBOSE = False
+# The client's address: REMOTE_ADDR, unless the site runs behind TRUSTED_PROXY_COUNT proxies
+# that set X-Forwarded-For (a header a client could otherwise forge to dodge every limit).
+# The lockouts and DRF's throttles read it the same way (config.lockout.client_address).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -212,14 +256,14 @@ RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "leagues.api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # JSON, with nesting too deep or numbers too large a 400 (config.parsers); forms as DRF's
+    # JSON and forms; nesting too deep, numbers too large, a NUL in a text: a 400 (config.parsers)
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.SafeFormParser",
+        "config.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
@@ -229,7 +273,27 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # No throttle by default (the spectators' reads are not limited); the token endpoint and the
+    # action API name their scope (config.throttling.ScopedRateThrottle). Rates as DRF reads them.
+    "DEFAULT_THROTTLE_CLASSES": [],
+    "DEFAULT_THROTTLE_RATES": {
+        "auth-token": os.environ.get("THROTTLE_TOKEN_RATE", "20/min"),  # per address
+        "match-actions": os.environ.get("THROTTLE_ACTIONS_RATE", "300/min"),  # per user
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# --- API tokens (django-rest-knox; leagues.services.tokens) ----------------------------------
+KNOX_TOKEN_MODEL = "leagues.ApiToken"
+# knox's own migrations would create the table of its model even though it is swapped out
+MIGRATION_MODULES = {"knox": None}
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, minimum=1)
+API_TOKENS_PER_USER = env_int("API_TOKENS_PER_USER", 20, minimum=1)  # the oldest goes beyond it
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=API_TOKEN_TTL_DAYS),
+    "AUTH_HEADER_PREFIX": "Token",  # Authorization: Token <token>
+    "AUTO_REFRESH": False,
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botonera API",
     "DESCRIPTION": "Clubs, players, competitions, fixtures, results and standings of a button soccer federation.",
@@ -245,6 +309,36 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- Headers: Content-Security-Policy (django-csp), Referrer-Policy, Permissions-Policy ------
+# No inline script anywhere, no inline style element; everything from the site itself. A page
+# may loosen it with django-csp's decorators (the API docs, the board: config.headers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        # no site frames a page, unless the view is marked embeddable (config.headers.embeddable)
+        "frame-ancestors": ["'none'"],
+    },
+}
+# who may frame a page marked embeddable (space-separated CSP sources; default any site)
+EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in ("accelerometer", "autoplay", "camera", "display-capture", "geolocation", "gyroscope",
+                    "magnetometer", "microphone", "midi", "payment", "usb", "xr-spatial-tracking")
+}
+
 # --- Production hardening (manage.py check --deploy) ---------------------------------------
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -254,8 +348,6 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,

@@ -1,14 +1,23 @@
 """Top-level URLs: the admin, the API and its docs, the site's pages."""
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
+
+from config.headers import redoc_styles
+from leagues.views import api_tokens
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/tokens/", api_tokens, name="api-tokens"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # Swagger UI's start-up script is served apart (?script), so the page needs no inline script
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", redoc_styles(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("api/matches/", include("matches.api.urls")),
     path("api/", include("notifications.api_urls")),
     path("api/", include("leagues.api.urls")),

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 
 from leagues import year_admin  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
+    ApiToken,
     Club,
     ClubMembership,
     Competition,
@@ -355,3 +356,20 @@ class StandingAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # rows are computed from the results, never entered
 
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Users' API tokens: seen and revoked (deleted) here; made only by ``POST /api/auth/token/``
+    (only a digest is stored: a token cannot be shown again)."""
+
+    list_display = ["token_key", "user", "label", "created", "expiry"]
+    list_select_related = ["user"]
+    search_fields = ["user__username", "token_key"]
+    readonly_fields = ["token_key", "user", "label", "created", "expiry"]
+    exclude = ["digest", "password_stamp"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -6,11 +6,11 @@ from datetime import datetime
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Club, Competition, Outcome, Player, Side, TiebreakPreset
 from leagues.ranking import validate_criteria
+from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "group_count",
@@ -63,11 +63,8 @@ class CompetitionForm(forms.ModelForm):
         slug = self.cleaned_data.get("slug") or ""
         if slug:
             return slug
-        base = slugify(self.cleaned_data.get("name") or "")[:70] or "competition"
-        slug, n = base, 2
-        while Competition.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
-            slug, n = f"{base}-{n}", n + 1
-        return slug
+        return unique_slug(self.cleaned_data.get("name") or "", model=Competition, max_length=80,
+                           fallback="competition", exclude_pk=self.instance.pk)
 
     def _clean_kept(self, name):
         value = self.cleaned_data.get(name)

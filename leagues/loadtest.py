@@ -11,7 +11,7 @@ What it does, all on loopback:
    botonera_load``; never ``DATABASE_URL``, which may be a real one): created when missing
    (``CREATE DATABASE`` through the ``postgres`` database), then migrated.
 2. **Set-up**: per match a two-entrant league (slug ``load-<run>-<i>``) with its two players,
-   their users and API tokens (``rest_framework.authtoken``, written directly: a password
+   their users and API tokens (``leagues.services.tokens.token_create``, written directly: a password
    check per user would cost the run a few minutes of PBKDF2; one user obtains its token
    through ``POST /api/auth/token/`` to prove the endpoint), and the fixture's online match
    (``fixture_match_setup``, kick-off now; turns of ``--turn-seconds`` so that no deadline fires while the
@@ -101,6 +101,7 @@ def ensure_database(url: str) -> None:
 
 
 def setup_django(url: str) -> None:
+    os.environ.setdefault("DEBUG", "1")  # this process is the clients' (the server runs with DEBUG=0)
     os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)  # nothing here needs the broker: tasks would run eagerly
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -131,11 +132,11 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from leagues.models import Competition, Entrant, Player, Venue
     from leagues.services.fixtures import fixtures_generate
     from leagues.services.online import fixture_match_setup
+    from leagues.services.tokens import token_create
     from matches.services import play
 
     User = get_user_model()
@@ -154,7 +155,7 @@ def create_matches(run: str, n: int, *, rule_set: str, turn_seconds: float) -> l
                 player = Player.objects.create(first_name=f"Load{seed}", last_name=f"{i}",
                                                licence_number=f"{slug}-{seed}", user=user)
                 Entrant.objects.create(competition=competition, name=f"{slug} {side}", seed=seed, player=player)
-                tokens[user.username] = Token.objects.create(user=user).key
+                tokens[user.username] = token_create(user=user, label="loadtest")[1]
             fixtures_generate(competition=competition, now=now)
             competition.fixtures.update(kickoff_at=now)  # check-in open now
             fixture = competition.fixtures.select_related("home__player__user", "away__player__user").get()

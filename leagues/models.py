@@ -17,10 +17,12 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from knox.models import AbstractAuthToken
 
 from matches.services.referee import RuleParamsError, check_competition_params
 
 from .ranking import PRESETS
+from .slugs import slug_q
 
 
 def new_lots_seed() -> int:
@@ -96,6 +98,7 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [models.CheckConstraint(condition=slug_q(), name="club_slug_is_ascii")]
 
     def __str__(self) -> str:
         return self.name
@@ -183,6 +186,7 @@ class Season(models.Model):
             models.UniqueConstraint(
                 fields=["is_current"], condition=Q(is_current=True), name="one_current_season"
             ),
+            models.CheckConstraint(condition=slug_q(), name="season_slug_is_ascii"),
         ]
 
     def __str__(self) -> str:
@@ -312,6 +316,7 @@ class Competition(models.Model):
     class Meta:
         ordering = ["-created_at", "name"]
         constraints = [
+            models.CheckConstraint(condition=slug_q(), name="competition_slug_is_ascii"),
             models.CheckConstraint(condition=Q(halves__gte=1), name="competition_at_least_one_half"),
             models.CheckConstraint(
                 condition=Q(points_win__gte=F("points_draw")) & Q(points_draw__gte=F("points_loss")),
@@ -796,8 +801,29 @@ class Standing(models.Model):
         return f"{self.position}. {self.entrant} {self.points}"
 
 
-# --- The federation's year: ratings, the ranking, sign-up (issue 19) ---------------------------
+# --- API tokens --------------------------------------------------------------------------------
 
+
+class ApiToken(AbstractAuthToken):
+    """A user's API token (django-rest-knox's model, ``KNOX_TOKEN_MODEL``): only a digest of the
+    token is stored (``digest``; ``token_key`` is its first 15 characters, to find it).
+
+    It dies at ``expiry`` and as soon as the user's password changes, however it is changed:
+    ``password_stamp`` is a keyed hash of the password's hash when the token was made
+    (``leagues.services.tokens``). Writes go through that service."""
+
+    password_stamp = models.CharField(max_length=64)
+    label = models.CharField(max_length=100, blank=True, help_text="Where the token was made.")
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.token_key[:8]}… ({self.user})"
+
+
+# --- The federation's year: ratings, the ranking, sign-up (issue 19) ---------------------------
 
 
 class PlayerRating(models.Model):

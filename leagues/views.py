@@ -3,6 +3,7 @@ competitions. Every write goes through a service; every organiser page checks
 ``leagues.permissions`` and is CSRF-protected by the middleware."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues.fixture_views import round_reschedule_form
@@ -39,6 +41,7 @@ from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
+from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
 from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
@@ -226,6 +229,27 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
         **player_year_context(player),
+    })
+
+
+# --- Accounts ----------------------------------------------------------------------------------
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """``/accounts/tokens/``: the signed-in user's live API tokens; POST ``revoke`` (a token's
+    ``digest``) or ``revoke_all`` revokes."""
+    if request.method == "POST":
+        if "revoke_all" in request.POST:
+            count = tokens_revoke_all(user=request.user)
+            messages.success(request, _("All your API tokens are revoked (%(count)d).") % {"count": count})
+        elif token_revoke(user=request.user, digest=request.POST.get("revoke", "")[:128]):
+            messages.success(request, _("The token is revoked: programs using it are refused from now on."))
+        else:
+            messages.error(request, _("There is no such token among yours."))
+        return redirect("api-tokens")
+    return render(request, "registration/api_tokens.html", {
+        "tokens": tokens_of(user=request.user), "ttl_days": settings.API_TOKEN_TTL_DAYS,
     })
 
 

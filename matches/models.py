@@ -185,16 +185,21 @@ class MatchAction(models.Model):
 
 
 class ActionRequest(models.Model):
-    """The first answer given to a submission with an ``Idempotency-Key``: a retry gets it again."""
+    """The first answer given to a submission with an ``Idempotency-Key``: a retry gets it again.
+
+    A key is the user's (unique per user, across matches); ``request_hash`` is the SHA-256 of the
+    request it was first used for (its match, ``seq`` and action): the same key for another
+    request is refused (``matches.services.online.submit_action``)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="action_requests")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=100)
+    request_hash = models.CharField(max_length=64, blank=True)
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["match", "user", "key"], name="action_request_key_unique"),
+            models.UniqueConstraint(fields=["user", "key"], name="action_request_key_unique_per_user"),
         ]

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from config.headers import inline_style_attributes
 from matches import selectors
 from matches.models import Match
 from matches.services import online
@@ -44,6 +45,7 @@ def _refreshed(match: Match) -> Match:
     return _match_qs().get(pk=match.pk) if ticked is not match else match
 
 
+@inline_style_attributes  # the board's template sets its sides' colours in style="" (to go)
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
     table = Table.from_params(match.rule_params)

@@ -1,9 +1,9 @@
-"""API of the inbox: the signed-in user's notifications and their choices."""
+"""API of the inbox: the signed-in user's notifications and their choices (the site's default
+authentication: the session, or an API token)."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -27,7 +27,6 @@ class PreferenceSerializer(serializers.Serializer):
 
 @extend_schema(summary="The signed-in user's inbox, newest first")
 class NotificationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = NotificationSerializer
 

@@ -59,6 +59,16 @@ def _eager_celery(request):
     app.conf.task_always_eager = before
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttles(monkeypatch):
+    """Each test counts its own API rates: the throttles' counts go to a cache of the test's
+    (the suite's requests all come from one address and reuse user ids)."""
+    from django.core.cache.backends.locmem import LocMemCache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setattr(SimpleRateThrottle, "cache", LocMemCache(f"throttles-{os.getpid()}-{time.monotonic_ns()}", {}))
+
+
 STUB_REFEREE = "tests.matches.stub_referee:StubReferee"
 
 

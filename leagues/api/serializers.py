@@ -6,7 +6,6 @@ standings, the drawing of lots, organisers for non-administrators) are read-only
 from __future__ import annotations
 
 from django.utils.dateparse import parse_datetime
-from django.utils.text import slugify
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -31,6 +30,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.ranking import CRITERIA, validate_criteria
+from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
 
@@ -206,11 +206,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         if self.instance is None and not attrs.get("slug"):
-            base = slugify(attrs.get("name", ""))[:70] or "competition"
-            slug, n = base, 2
-            while Competition.objects.filter(slug=slug).exists():
-                slug, n = f"{base}-{n}", n + 1
-            attrs["slug"] = slug
+            attrs["slug"] = unique_slug(attrs.get("name", ""), model=Competition, max_length=80,
+                                        fallback="competition")
         return attrs
 
 

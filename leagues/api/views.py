@@ -14,7 +14,7 @@ from django.db.models import Count, Prefetch, ProtectedError, Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -51,6 +51,7 @@ from matches.services.online import match_public
 from matches.services.play import PlayError
 
 from . import filters, serializers
+from .authentication import ApiTokenAuthentication
 from .permissions import OrganiserOrReadOnly
 
 
@@ -85,7 +86,7 @@ CONFLICT = OpenApiResponse(description='The state refuses it: {"error": CODE, "d
 class ApiMixin:
     # Token first: an anonymous write gets 401 with ``WWW-Authenticate: Token``; the browser's
     # session still works (with CSRF) when no token is sent.
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
     permission_classes = [OrganiserOrReadOnly]
 
 
@@ -346,8 +347,15 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         return fixture_queryset().order_by("kickoff_at", "date", "competition", "round__stage__order", "round__number",
                                            "group__name", "position", "pk")
 
-    def _fixture_response(self, fixture_id: int, code: int = status.HTTP_200_OK) -> Response:
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture_id)).data, status=code)
+    def _write(self, request, serializer_class, write, default_field: str = "fixture") -> Response:
+        """Checks the body with ``serializer_class``, calls ``write(fixture, data)`` (a service),
+        and answers with the fixture as it now stands."""
+        fixture = self.get_object()
+        body = serializer_class(data=request.data)
+        body.is_valid(raise_exception=True)
+        with user_errors(default_field):
+            write(fixture, body.validated_data)
+        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
 
     @extend_schema(
         summary="Record (or correct) the result of a fixture played at a real table",
@@ -357,12 +365,8 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer)
     def result(self, request, pk=None):
-        fixture = self.get_object()
-        data = serializers.ResultRecordSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        with user_errors("fixture"):
-            result_record(fixture=fixture, recorded_by=request.user, **data.validated_data)
-        return self._fixture_response(fixture.pk)
+        return self._write(request, serializers.ResultRecordSerializer, lambda fixture, data: result_record(
+            fixture=fixture, recorded_by=request.user, **data))
 
     @extend_schema(
         summary="An organiser's decision on an online fixture: a walkover or a disqualification; it overrides "
@@ -373,12 +377,8 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], serializer_class=serializers.DecisionSerializer)
     def decision(self, request, pk=None):
-        fixture = self.get_object()
-        data = serializers.DecisionSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        with user_errors("fixture"):
-            decision_record(fixture=fixture, decided_by=request.user, **data.validated_data)
-        return self._fixture_response(fixture.pk)
+        return self._write(request, serializers.DecisionSerializer, lambda fixture, data: decision_record(
+            fixture=fixture, decided_by=request.user, **data))
 
     @extend_schema(
         summary="Annul the fixture's online match, to be replayed (its result, if any, is struck)",
@@ -388,12 +388,8 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], url_path="annul-match", serializer_class=serializers.AnnulMatchSerializer)
     def annul_match(self, request, pk=None):
-        fixture = self.get_object()
-        data = serializers.AnnulMatchSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        with user_errors("fixture"):
-            match_annul_decision(fixture=fixture, decided_by=request.user, **data.validated_data)
-        return self._fixture_response(fixture.pk)
+        return self._write(request, serializers.AnnulMatchSerializer, lambda fixture, data: match_annul_decision(
+            fixture=fixture, decided_by=request.user, **data))
 
     @extend_schema(
         summary="Move the fixture's kick-off",
@@ -403,16 +399,13 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], serializer_class=serializers.RescheduleSerializer)
     def reschedule(self, request, pk=None):
-        fixture = self.get_object()
-        data = serializers.RescheduleSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        kickoff_at = data.validated_data["kickoff_at"]
-        if kickoff_at.tzinfo is None:  # the competition's local time
-            kickoff_at = kickoff_at.replace(tzinfo=fixture.competition.zone)
-        with user_errors("kickoff_at"):
-            fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_at,
-                               reason=data.validated_data["reason"])
-        return self._fixture_response(fixture.pk)
+        def write(fixture, data):
+            kickoff_at = data["kickoff_at"]
+            if kickoff_at.tzinfo is None:  # the competition's local time
+                kickoff_at = kickoff_at.replace(tzinfo=fixture.competition.zone)
+            fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_at, reason=data["reason"])
+
+        return self._write(request, serializers.RescheduleSerializer, write, default_field="kickoff_at")
 
     @extend_schema(
         summary="Check in, as one of the fixture's two players, to play it online (inside its window)",

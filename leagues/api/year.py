@@ -15,12 +15,13 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, mixins, permissions, serializers, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from leagues.api.authentication import ApiTokenAuthentication
 from leagues.api.permissions import OrganiserOrReadOnly
 from leagues.api.views import CONFLICT, Refused
 from leagues.models import (
@@ -47,7 +48,7 @@ from leagues.services.registration import (
     sign_up_withdraw,
 )
 
-AUTH = [TokenAuthentication, SessionAuthentication]
+AUTH = [ApiTokenAuthentication, SessionAuthentication]
 
 
 class FederationAdminOrReadOnly(permissions.BasePermission):

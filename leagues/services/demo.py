@@ -14,7 +14,8 @@ their match has not started, so a newcomer can always check in at once."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -72,6 +73,8 @@ class DemoSummary:
     clubs: int
     players: int
     competitions: list[str]
+    # username -> the password just set, when the accounts got random passwords (shown once)
+    passwords: dict[str, str] = field(default_factory=dict)
 
 
 def demo_is_loaded() -> bool:
@@ -83,20 +86,29 @@ def current_season_dates(today: date) -> tuple[date, date, str]:
     return date(start_year, 8, 1), date(start_year + 1, 7, 31), f"{start_year}-{str(start_year + 1)[-2:]}"
 
 
+def random_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
 @transaction.atomic
-def demo_load(*, today: date | None = None) -> DemoSummary:
+def demo_load(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
     """Builds the demo federation quietly (``demo_federation``), then tells this season league's
     players their fixtures and the check-in windows open now (the demo's notifications)."""
     with muted():
-        summary = demo_federation(today=today)
+        summary = demo_federation(today=today, random_passwords=random_passwords)
     demo_notices(league=Competition.objects.get(slug=summary.competitions[0]))
     return summary
 
 
 @transaction.atomic
-def demo_federation(*, today: date | None = None) -> DemoSummary:
+def demo_federation(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
     """Builds the demo federation: results official at once, then standings stored; and its
-    year (``leagues.services.demo_year``): ratings, the ranking, a competition open for sign-up."""
+    year (``leagues.services.demo_year``): ratings, the ranking, a competition open for sign-up.
+
+    The demo accounts get the README's passwords (``admin`` / ``admin``...), or, with
+    ``random_passwords`` (a site with ``DEBUG`` off), each its own random password, set again on
+    accounts that exist already and returned in ``DemoSummary.passwords``: no default password
+    is left."""
     today = today or timezone.localdate()
     rng = random.Random(2024)
     User = get_user_model()
@@ -188,7 +200,14 @@ def demo_federation(*, today: date | None = None) -> DemoSummary:
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk, force=True)
     ratings_recompute(force=True)
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year])
+    passwords = {}
+    if random_passwords:
+        for user in [admin, organiser, *(player.user for player in players if player.user_id)]:
+            passwords[user.username] = random_password()
+            user.set_password(passwords[user.username])
+            user.save(update_fields=["password"])
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year],
+                       passwords=passwords)
 
 
 DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: open at once

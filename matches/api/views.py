@@ -5,7 +5,9 @@
 - ``GET  /api/matches/{id}/actions/?after=N&limit=M``: the log after row ``N``, each row with
   its events and each flick's frames;
 - ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
-  ``Idempotency-Key`` optional): 201, or 400/403/409/422 as ``matches.services.online`` says;
+  ``Idempotency-Key`` optional: the user's, bound to its first request; the same key with another
+  body or match is a 422): 201, or 400/403/409/422 as ``matches.services.online`` says; limited
+  per user (``THROTTLE_ACTIONS_RATE``, 429);
 - ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
 - ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
   match against the computer, live at once.
@@ -19,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import ScopedRateThrottle
 from matches.models import Match, MatchAction
 from matches.services import online
 from matches.services.deadlines import tick_if_due
@@ -48,6 +51,12 @@ class MatchDetail(APIView):
 
 class MatchActions(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    # a player's submissions are limited (THROTTLE_ACTIONS_RATE, per user); reading the log is not
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "match-actions"
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         summary="A match's action log after row `after`", responses=OpenApiTypes.OBJECT, tags=["matches"],

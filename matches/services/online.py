@@ -19,7 +19,8 @@ transaction and returned again to a retry:
 - 403: the user does not play this match, or it is not their turn;
 - 409: the match is not live, or ``seq`` is not the next one (stale or repeated); the body
   holds the current state;
-- 422: the referee refused it (``reason`` and ``rule``).
+- 422: the referee refused it (``reason`` and ``rule``), or the ``Idempotency-Key`` was first
+  used for another request (``idempotency_key_reused``).
 
 The match clock runs with wall time from an anchor stored on the match (the time of the last
 applied action or deadline); an action's ``t`` is set by the server. Deadlines
@@ -27,13 +28,15 @@ applied action or deadline); an action's ``t`` is set by the server. Deadlines
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -333,33 +336,75 @@ def validate_action(match: Match, action_json: Any, side: str) -> Action:
     return action
 
 
+MAX_KEY_LENGTH = 100  # ActionRequest.key
+
+
+class _KeyTaken(Exception):
+    """Another request stored the same key first (a race between two matches): roll back."""
+
+
+def request_hash(*, match_id: int, seq: Any, action_json: Any) -> str:
+    """SHA-256 of a submission (its match, ``seq`` and action, as canonical JSON): what an
+    ``Idempotency-Key`` is bound to."""
+    body = json.dumps({"match": match_id, "seq": seq, "action": action_json}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _key_reused() -> Answer:
+    return Answer(422, {
+        "error": "idempotency_key_reused", "field": "Idempotency-Key",
+        "detail": "this Idempotency-Key was first used for another request (another match, seq or action); "
+                  "a new request needs a new key",
+    })
+
+
 def submit_action(
     *, match_id: int, user, seq: Any, action_json: Any, idempotency_key: str | None = None,
     now: datetime | None = None,
 ) -> Answer:
     """Applies the action ``user`` submits as number ``seq`` of the log; see the module's
-    docstring for the answers. Deadlines that have passed are applied first."""
+    docstring for the answers. Deadlines that have passed are applied first.
+
+    ``idempotency_key`` (the ``Idempotency-Key`` header, at most 100 printable ASCII characters,
+    else a 400) is the user's: a retry of the same request (same match, ``seq`` and action) gets
+    the first answer again, marked replayed; the same key with another request, for this match
+    or another, is a 422 ``idempotency_key_reused`` and changes nothing."""
     now = now or timezone.now()
-    key = (idempotency_key or "").strip()[:100] or None
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            return Answer(404, {"error": "not_found", "detail": "no such match"})
-        if key and user is not None and user.is_authenticated:
-            first = ActionRequest.objects.filter(match=match, user=user, key=key).first()
-            if first is not None:
-                return Answer(first.status_code, first.response, replayed=True)
-        deadlines.apply_deadlines(match, now)
-        try:
-            answer = _submit_locked(match, user, seq, action_json, now)
-        except PlayError as exc:
-            body = exc.to_json()
-            if exc.status_code in (409, 422):
-                body.update({"seq": match.seq, "status": match.status, "state": match.state})
-            answer = Answer(exc.status_code, body)
-        if key and user is not None and user.is_authenticated and answer.status_code != 403:
-            ActionRequest.objects.create(match=match, user=user, key=key, status_code=answer.status_code,
-                                         response=answer.data)
+    key = (idempotency_key or "").strip() or None
+    if key is not None and (len(key) > MAX_KEY_LENGTH or not (key.isascii() and key.isprintable())):
+        return Answer(400, {"error": "malformed", "field": "Idempotency-Key",
+                            "detail": f"an Idempotency-Key is 1 to {MAX_KEY_LENGTH} printable ASCII characters"})
+    keyed = key is not None and user is not None and user.is_authenticated
+    digest = request_hash(match_id=match_id, seq=seq, action_json=action_json) if keyed else ""
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None:
+                return Answer(404, {"error": "not_found", "detail": "no such match"})
+            if keyed:
+                first = ActionRequest.objects.filter(user=user, key=key).first()
+                if first is not None:
+                    if first.match_id != match.pk or (first.request_hash and first.request_hash != digest):
+                        return _key_reused()
+                    return Answer(first.status_code, first.response, replayed=True)
+            deadlines.apply_deadlines(match, now)
+            try:
+                answer = _submit_locked(match, user, seq, action_json, now)
+            except PlayError as exc:
+                body = exc.to_json()
+                if exc.status_code in (409, 422):
+                    body.update({"seq": match.seq, "status": match.status, "state": match.state})
+                answer = Answer(exc.status_code, body)
+            if keyed and answer.status_code != 403:
+                try:
+                    with transaction.atomic():
+                        ActionRequest.objects.create(match=match, user=user, key=key, request_hash=digest,
+                                                     status_code=answer.status_code, response=answer.data)
+                except IntegrityError as exc:
+                    raise _KeyTaken from exc
+    except _KeyTaken:
+        return _key_reused()  # the whole submission was rolled back
     return answer
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import Group, Permission
-from rest_framework.authtoken.models import Token
 
 from leagues.models import ClubMembership, Competition, Entrant, Player
 from leagues.permissions import FEDERATION_ADMINS_GROUP
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.tokens import token_create
 from tests.leagues.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 
 ACTORS = ("anonymous", "player", "organiser", "other_organiser", "federation_admin")
@@ -25,7 +25,7 @@ class World:
 
     def token(self, actor: str) -> str | None:
         user = self.users.get(actor)
-        return Token.objects.get_or_create(user=user)[0].key if user else None
+        return token_create(user=user)[1] if user else None
 
     def entrants(self) -> list[Entrant]:
         return list(self.competition.entrants.order_by("seed"))

@@ -3,11 +3,19 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from leagues.models import Club, Competition, Fixture, Player, Standing
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def development(settings):
+    """The demo with the README's passwords is a development site's (DEBUG on); the tests that
+    play a production site turn it off."""
+    settings.DEBUG = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def test_load_demo_builds_a_part_played_league_and_cup_once():
@@ -46,3 +54,26 @@ def test_load_demo_makes_the_organisers_group_and_a_demo_organiser():
     assert client.login(username="organiser", password="organiser-demo")
     token = client.post("/api/auth/token/", {"username": "organiser", "password": "organiser-demo"})
     assert token.status_code == 200 and token.json()["token"]
+
+
+def test_load_demo_refuses_to_run_with_debug_off(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="--i-know-this-is-not-production"):
+        call_command("load_demo", stdout=StringIO())
+    assert not get_user_model().objects.exists() and not Competition.objects.exists()
+
+
+def test_with_debug_off_and_the_flag_no_demo_account_keeps_a_default_password(settings):
+    call_command("load_demo", stdout=StringIO())  # an earlier run, on a development site
+    settings.DEBUG = False
+    out = StringIO()
+    call_command("load_demo", "--i-know-this-is-not-production", stdout=out)
+    printed = dict(line.strip().split(" / ") for line in out.getvalue().splitlines() if " / " in line)
+    users = get_user_model().objects.filter(username__in=["admin", "organiser", "anaferreira", "ruicosta"])
+    assert users.count() == 4
+    for user in users:
+        for default in ("admin", "organiser-demo", "botonera-demo"):
+            assert not user.check_password(default), (user.username, default)
+        assert user.check_password(printed[user.username])
+    assert len(set(printed.values())) == len(printed) >= 16
+    assert "admin / admin" not in out.getvalue()

@@ -18,9 +18,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo(django_capture_on_commit_callbacks):
+def demo(django_capture_on_commit_callbacks, settings):
+    settings.DEBUG = True  # load_demo runs on a development site
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", stdout=StringIO())
+    settings.DEBUG = False
 
 
 def get(client, url, status=200):

@@ -147,7 +147,11 @@ def test_token_is_obtained_with_username_and_password():
     client = APIClient()
     response = client.post("/api/auth/token/", {"username": "organiser", "password": "s3cret-Password"}, format="json")
     assert response.status_code == 200
-    assert response.json()["token"] == world.token("organiser")
+    token = response.json()["token"]
+    assert token != world.token("organiser")  # a new token each time (only digests are kept)
+    me = APIClient()
+    me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert me.patch("/api/competitions/liga/", {"half_minutes": 20}, format="json").status_code == 200
     bad = client.post("/api/auth/token/", {"username": "organiser", "password": "nope"}, format="json")
     assert bad.status_code == 400
 

@@ -9,11 +9,11 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from leagues.models import ClubMembership, Competition, Entrant, Registration, SignUp
 from leagues.services import registration as reg
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.tokens import token_create
 from notifications.models import Kind, Notification
 from tests.conftest import _require_services
 from tests.leagues.factories import ClubFactory, PlayerFactory, UserFactory
@@ -147,7 +147,7 @@ def test_the_api_names_the_field_and_answers_409_with_error_and_detail():
     cup = Competition.objects.create(name="Open Cup", slug="open-cup", first_date=date(2027, 1, 10))
     organiser = UserFactory(username="org")
     cup.organisers.add(organiser)
-    boss = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}")
+    boss = Client(HTTP_AUTHORIZATION=f"Token {token_create(user=organiser)[1]}")
     now = timezone.now()
     bad = boss.put(f"/api/competitions/{cup.slug}/registration/", {
         "opens_at": now.isoformat(), "closes_at": (now - timedelta(days=1)).isoformat(), "capacity": 8},
@@ -157,7 +157,7 @@ def test_the_api_names_the_field_and_answers_409_with_error_and_detail():
         "opens_at": (now - timedelta(hours=1)).isoformat(), "closes_at": (now + timedelta(days=1)).isoformat(),
         "capacity": 2, "waiting_list": False}, content_type="application/json")
     assert good.status_code == 200 and good.json()["places_held"] == 0
-    stranger = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=UserFactory(username='x')).key}")
+    stranger = Client(HTTP_AUTHORIZATION=f"Token {token_create(user=UserFactory(username='x'))[1]}")
     assert stranger.put(f"/api/competitions/{cup.slug}/registration/", {}, content_type="application/json"
                         ).status_code == 403
     assert stranger.post("/api/sign-ups/", {"competition": cup.slug}, content_type="application/json"
@@ -165,7 +165,7 @@ def test_the_api_names_the_field_and_answers_409_with_error_and_detail():
     ids = []
     for name in ("p1", "p2", "p3"):
         p = player(name)
-        client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=p.user).key}")
+        client = Client(HTTP_AUTHORIZATION=f"Token {token_create(user=p.user)[1]}")
         response = client.post("/api/sign-ups/", {"competition": cup.slug}, content_type="application/json")
         ids.append(response)
     assert [r.status_code for r in ids] == [201, 201, 409]

@@ -5,13 +5,13 @@ from datetime import date
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from leagues.models import ClubMembership, Competition, Entrant, PlayerRating
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.ratings import ratings_recompute
 from leagues.services.seeding import SeedingError
+from leagues.services.tokens import token_create
 from tests.leagues.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.leagues.test_federation_ranking import finished_cup
 
@@ -75,7 +75,7 @@ def test_the_api_takes_the_seeding_and_names_the_field_when_it_is_unknown():
     cup, _players = _field(3)
     organiser = UserFactory(username="org")
     cup.organisers.add(organiser)
-    client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}")
+    client = Client(HTTP_AUTHORIZATION=f"Token {token_create(user=organiser)[1]}")
     bad = client.post(f"/api/competitions/{cup.slug}/generate-fixtures/", {"seeding": "luck"},
                       content_type="application/json")
     assert bad.status_code == 400 and "seeding" in bad.json()

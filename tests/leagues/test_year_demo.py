@@ -14,7 +14,8 @@ from notifications.models import Notification
 
 @pytest.mark.django_db
 def test_the_demo_has_ratings_a_ranking_a_competition_open_for_sign_up_and_notifications(
-        django_capture_on_commit_callbacks):
+        django_capture_on_commit_callbacks, settings):
+    settings.DEBUG = True  # load_demo runs on a development site
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", stdout=StringIO())
     assert not ratings_stale()

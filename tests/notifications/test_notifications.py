@@ -9,8 +9,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
+from leagues.services.tokens import token_create
 from notifications import services, tasks
 from notifications.models import EmailStatus, Kind, Notification, Preference
 from tests.leagues.factories import UserFactory
@@ -134,7 +134,7 @@ def test_the_inbox_page_preferences_and_api():
     client.post("/inbox/settings/", form)
     assert services.choices_of(user)[Kind.WALKOVER_WARNING] == (True, False)
 
-    api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    api = Client(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
     assert [row["subject"] for row in api.get("/api/notifications/").json()["results"]] == ["Official: A 2-1 B"]
     prefs = api.put("/api/notifications/preferences/", [{"kind": "result_official", "inbox": False, "email": False}],
                     content_type="application/json")
@@ -143,4 +143,4 @@ def test_the_inbox_page_preferences_and_api():
     bad = api.put("/api/notifications/preferences/", [{"kind": "gossip", "inbox": True, "email": True}],
                   content_type="application/json")
     assert bad.status_code == 400 and "preferences" in bad.json()
-    assert Client().get("/api/notifications/").status_code == 401
+    assert Client().get("/api/notifications/").status_code in (401, 403)

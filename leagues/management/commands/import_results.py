@@ -1,5 +1,8 @@
 """``manage.py import_results FILE.csv --competition SLUG [--create --name NAME --preset PRESET
---points 3,1,0]`` (COMPETITIONS.md §6-7): a bad file is refused whole, nothing saved."""
+--points 3,1,0]`` (COMPETITIONS.md §6-7): a bad file is refused whole, nothing saved.
+
+Every refusal (a bad file, option or slug) exits 2 with one line saying what and where (the
+line and column, or the option), never a traceback."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,6 +13,9 @@ from leagues.models import Competition, Season, TiebreakPreset
 from leagues.selectors import competition_get
 from leagues.services.imports import ImportFileError, competition_new, parse_points, results_import
 from leagues.services.standings import standings_recompute
+from leagues.slugs import slug_problem
+
+REFUSED = 2  # the exit status of a refused file or option
 
 
 class Command(BaseCommand):
@@ -33,24 +39,27 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, competition, create, name, preset, criteria, points, format, season, update,
                **options):
+        problem = slug_problem(competition, max_length=Competition._meta.get_field("slug").max_length)
+        if problem:
+            raise CommandError(f"--competition: {problem}", returncode=REFUSED)
         path = Path(file)
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
-            raise CommandError(f"{file}: no such file") from None
+            raise CommandError(f"{file}: no such file", returncode=REFUSED) from None
         except UnicodeDecodeError as exc:
             line = path.read_bytes()[: exc.start].count(b"\n") + 1
-            raise CommandError(f"{file}: line {line}: not UTF-8 text; nothing imported") from None
+            raise CommandError(f"{file}: line {line}: not UTF-8 text; nothing imported", returncode=REFUSED) from None
 
         existing = competition_get(slug=competition)
         if create:
             if existing is not None:
-                raise CommandError(f"a competition {competition!r} exists already; drop --create to add results to it")
+                raise CommandError(f"a competition {competition!r} exists already; drop --create to add results to it", returncode=REFUSED)
             season_obj = None
             if season:
                 season_obj = Season.objects.filter(slug=season).first()
                 if season_obj is None:
-                    raise CommandError(f"no season {season!r}")
+                    raise CommandError(f"no season {season!r}", returncode=REFUSED)
             try:
                 target = competition_new(
                     slug=competition, name=name or competition, preset=preset,
@@ -58,16 +67,16 @@ class Command(BaseCommand):
                     points=parse_points(points), format=format, season=season_obj,
                 )
             except ValueError as exc:
-                raise CommandError(str(exc)) from None
+                raise CommandError(str(exc), returncode=REFUSED) from None
         else:
             if existing is None:
-                raise CommandError(f"no competition {competition!r}; add --create --name NAME to create it")
+                raise CommandError(f"no competition {competition!r}; add --create --name NAME to create it", returncode=REFUSED)
             target = existing
 
         try:
             summary = results_import(text=text, competition=target, update=update)
         except ImportFileError as exc:
-            raise CommandError(f"{file}: {exc}; nothing imported") from None
+            raise CommandError(f"{file}: {exc}; nothing imported", returncode=REFUSED) from None
         standings_recompute(competition_id=summary.competition.pk, force=True)
         verb = "created" if summary.created else "updated"
         self.stdout.write(self.style.SUCCESS(

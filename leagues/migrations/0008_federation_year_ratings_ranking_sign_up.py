@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0005_results_move_to_fixtures'),
+        ('leagues', '0007_slugs_are_ascii'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
