@@ -6,7 +6,8 @@ transaction, with the demo's players (all with accounts).
 - Last season's league (double round robin of eight, weekly from about ten months ago) and
   cup (eight, a third-place match, a "Major" tier: its points count double), and an open
   played over three days two months ago, seeded by rating: all finished, so they place.
-- The winter open, open for sign-up now (eight places, a licence required, a waiting list):
+- The winter open, played online, open for sign-up now (eight places, a licence required, a
+  waiting list):
   three players have signed up, one confirmed; Ana Ferreira has not, for a visitor to try.
 - Past results announce nothing (``notifications.services.muted``); the players are told their
   fixtures of this season's league and the check-in windows open now.
@@ -19,7 +20,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from leagues.models import Competition, Fixture, Player, RankingTier, Season
+from leagues.models import Competition, Fixture, Player, RankingTier, Season, Venue
 from leagues.services import notices
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
@@ -105,7 +106,7 @@ def demo_year(*, players: list[Player], season: Season, admin, organiser, today:
     winter, created = _competition(
         f"open-inverno-{today.year}", name=f"Open de Inverno {today.year}", season=season,
         format=Competition.Format.KNOCKOUT, third_place_match=True, first_date=today + timedelta(days=21),
-        days_between_rounds=1, time_zone="Europe/Lisbon", lots_seed=20261201)
+        days_between_rounds=1, time_zone="Europe/Lisbon", venue=Venue.ONLINE, lots_seed=20261201)
     if created:
         winter.organisers.add(admin, organiser)
         now = timezone.now()
