@@ -7,6 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from datetime import date
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -140,9 +141,10 @@ class RankingSerializer(serializers.Serializer):
 
 
 def ranking_payload(at: date | None) -> dict:
+    at = at or timezone.localdate()
     rows = federation_ranking(at=at)
     scale = RankingScale.current()
-    return {"at": at or date.today(), "window_months": scale.window_months, "rows": [{
+    return {"at": at, "window_months": scale.window_months, "rows": [{
         "rank": r.row.rank, "shared": r.row.shared, "player": r.player.pk, "player_name": r.player.full_name,
         "points": format_points(r.row.points), "explanation": r.row.explanation,
         "finishes": [{"competition": f.competition, "competition_name": f.competition_name, "place": f.band.place,
