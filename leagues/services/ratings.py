@@ -26,7 +26,7 @@ from datetime import date, datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from leagues import placing, rating
@@ -197,7 +197,11 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
 
         placings = []
         players = dict(Entrant.objects.filter(player__isnull=False).values_list("pk", "player_id"))
-        for competition in Competition.objects.filter(pk__in=[pk for pk, _v, _r in basis]).order_by("pk"):
+        finished = (Competition.objects.filter(pk__in=[pk for pk, _v, _r in basis])
+                    .annotate(fixture_count=Count("fixtures"),
+                              open_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN)))
+                    .filter(fixture_count__gt=0, open_count=0).order_by("pk"))
+        for competition in finished:
             bands = competition_placings(competition=competition)
             if not bands:
                 continue
