@@ -2,7 +2,7 @@
 (``notifications.services.notify``; its e-mail goes after commit, or with the sweeper).
 
 Called by the services that make the events: fixtures generated (``fixtures_scheduled``), a
-kick-off moved (``fixture_rescheduled``), a check-in (``opponent_checked_in``), a result made
+knockout fixture given its entrants by the results (``fixture_ready``), a kick-off moved (``fixture_rescheduled``), a check-in (``opponent_checked_in``), a result made
 official (``result_official``), a sign-up decided or moved up. Two events have no write of their
 own and are found by beat (``leagues.tasks.sweep``) from the database: a check-in window that has
 opened (``checkin_open_due``) and a kick-off passed with one side not checked in
@@ -78,6 +78,19 @@ def fixtures_scheduled(*, competition: Competition) -> int:
                % {"competition": competition.name, "lines": "\n".join(lines)},
                url=fixture_url(mine[0]))
     return len(by_user)
+
+
+def fixture_ready(*, fixture: Fixture) -> None:
+    """Tells both players a knockout fixture whose entrants the results have just given (the next
+    round, a place from the groups): who, and when. Once per fixture and pairing."""
+    competition = fixture.competition
+    for _side, _entrant, user in _sides(fixture):
+        notify(user=user, kind=Kind.FIXTURE_SCHEDULED, url=fixture_url(fixture),
+               key=f"ready:{fixture.pk}:{fixture.home_id}:{fixture.away_id}:{user.pk}",
+               subject=_("Your next fixture: %(fixture)s") % {"fixture": _names(fixture)},
+               body=_("%(fixture)s (%(competition)s, %(round)s) kicks off %(when)s.")
+               % {"fixture": _names(fixture), "competition": competition.name, "round": fixture.round,
+                  "when": when(fixture.kickoff_at, competition)})
 
 
 def fixture_rescheduled(*, fixture: Fixture, reason: str = "") -> None:

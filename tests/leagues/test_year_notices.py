@@ -17,10 +17,12 @@ from leagues.models import ClubMembership, Competition, Fixture, Venue
 from leagues.rankings import rating_of
 from leagues.services import notices
 from leagues.services import registration as reg
+from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import fixture_check_in
 from leagues.services.results import decision_record, result_record
 from leagues.services.schedule import fixture_reschedule
+from leagues.services.standings import standings_recompute
 from leagues.tasks import sweep as leagues_sweep
 from notifications import tasks as notification_tasks
 from notifications.models import EmailStatus, Kind, Notification
@@ -189,3 +191,21 @@ def test_a_fresh_players_pass_sign_up_confirmed_kickoff_checkin_and_the_rating_m
     assert "Not rated yet" not in page and "<svg" in page
     assert any(m["Subject"].startswith("[Botonera] Official:") for m in smtp_server.messages
                if m["To"] == ana.user.email)
+
+
+@pytest.mark.django_db
+def test_the_finalists_are_told_their_final_when_the_results_give_it_and_once():
+    players = [player(n) for n in ("ana", "rui", "lia", "tom")]
+    cup = Competition.objects.create(name="Cup", slug="cup", format=Competition.Format.KNOCKOUT,
+                                     first_date=date(2027, 1, 10))
+    for seed, p in enumerate(players, start=1):
+        entrant_add(competition=cup, player=p, seed=seed)
+    fixtures_generate(competition=cup)
+    for semi in cup.fixtures.filter(round__number=1).order_by("position"):
+        result_record(fixture=semi, home_goals=2, away_goals=0)
+    final = cup.fixtures.get(label="Final")
+    told = Notification.objects.filter(subject__startswith="Your next fixture")
+    assert sorted(n.user.username for n in told) == ["ana", "rui"]  # seeds 1 and 2 won their semis
+    assert str(final.home) in told.first().subject
+    standings_recompute(competition_id=cup.pk, force=True)
+    assert told.count() == 2
