@@ -40,8 +40,10 @@ from leagues.services.entrants import EntrantError, entrant_add, entrant_remove,
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
+from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -159,6 +161,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
+        **sign_up_context(request, competition),
     })
 
 
@@ -226,6 +229,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        **player_year_context(player),
     })
 
 
@@ -328,6 +332,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        **manage_sign_up_context(competition),
     })
 
 
@@ -347,9 +352,10 @@ def fixtures_made_sentence(fixtures) -> str:
 @require_POST
 def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
+    seeding = request.POST.get("seeding") or "hand"
     try:
-        fixtures = fixtures_generate(competition=competition)
-    except ScheduleError as exc:
+        fixtures = fixtures_generate(competition=competition, seeding=seeding)
+    except (ScheduleError, SeedingError) as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
     except Busy as exc:
         messages.error(request, exc.detail)
