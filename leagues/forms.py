@@ -192,7 +192,8 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        data["expected_entrants"] = (data.pop("home_entrant", None), data.pop("away_entrant", None))
+        expected = (data.pop("home_entrant", None), data.pop("away_entrant", None))
+        data["expected_entrants"] = expected if expected != (None, None) else None
         for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
