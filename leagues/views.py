@@ -8,11 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.fixture_views import round_reschedule_form
@@ -25,7 +25,6 @@ from leagues.models import (
     Fixture,
     Player,
     Season,
-    Stage,
     Standing,
 )
 from leagues.permissions import (
@@ -34,13 +33,16 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.ranking import CRITERIA
-from leagues.selectors import live_matches_of
-from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
+from leagues.services import competitions
+from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
+from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -104,31 +106,35 @@ def competition_list(request: HttpRequest) -> HttpResponse:
 
 
 def standings_tables(competition: Competition) -> list[dict]:
+    """The stored tables, each row marked ``qualifies`` in a group that fills a knockout (the top
+    of the table, the withdrawn passed over), and each table's ``shared_places`` there: places
+    the criteria could not separate, which the knockout waits for."""
     tables: list[dict] = []
     by_group: dict = {}
     rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
     for row in rows.order_by("group__name", "position", "entrant__name"):
         key = row.group.name if row.group_id else None
         if key not in by_group:
-            by_group[key] = {"group": key, "rows": []}
+            by_group[key] = {"group": key, "rows": [], "shared_places": []}
             tables.append(by_group[key])
         by_group[key]["rows"].append(row)
+    if competition.format == Competition.Format.GROUPS_KNOCKOUT:
+        for table in tables:
+            going = [r for r in table["rows"] if not r.entrant.withdrawn][:competition.qualifiers_per_group]
+            for row in going:
+                row.qualifies = True
+            table["shared_places"] = sorted({r.position for r in going if r.shared})
     return tables
 
 
 def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]]:
-    """The knockout stage as columns of fixtures (the third-place match apart)."""
-    stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
-    if stage is None:
-        return [], []
-    fixtures = list(fixtures_qs().filter(round__stage=stage).order_by("round__number", "position"))
-    extra = [f for f in fixtures if f.label == "Third-place match"]
-    columns = []
-    for rnd in stage.rounds.order_by("number"):
-        columns.append({
-            "round": rnd,
-            "fixtures": [f for f in fixtures if f.round_id == rnd.pk and f not in extra],
-        })
+    """The knockout stages as columns of fixtures, round after round (the third-place match apart)."""
+    columns, extra = [], []
+    for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixtures_qs()):
+        third = [f for f in fixtures if is_third_place(f)]
+        extra += third
+        if len(third) < len(fixtures):
+            columns.append({"round": rnd, "fixtures": [f for f in fixtures if f not in third]})
     return columns, extra
 
 
@@ -158,6 +164,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
+        **sign_up_context(request, competition),
     })
 
 
@@ -225,6 +232,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        **player_year_context(player),
     })
 
 
@@ -276,9 +284,16 @@ def competition_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("Creating a competition needs the organiser permission.")
     form = CompetitionForm(request.POST if request.method == "POST" else None, initial={"season": Season.objects.filter(is_current=True).first()})
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            competition = form.save()
-            competition.organisers.add(request.user)
+        def save(slug: str) -> Competition:
+            form.instance.slug = slug
+            return form.save()
+
+        try:
+            competition = competitions.competition_create(save=save, slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
+                                             auto_slug=not form.slug_given, organiser=request.user)
+        except competitions.SlugTaken as exc:
+            form.add_error("slug", str(exc))
+            return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
         messages.success(request, f"{competition} is created. Now add its entrants.")
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
@@ -320,19 +335,35 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        **manage_sign_up_context(competition),
     })
+
+
+def fixtures_made_sentence(fixtures) -> str:
+    """"10 matches and 5 byes are made.": a bye is a round off for one entrant, not a match."""
+    byes = sum(1 for f in fixtures if f.status == Fixture.Status.BYE)
+    played = len(fixtures) - byes
+    if not byes:
+        return ngettext("%(count)d match is made.", "%(count)d matches are made.", played) % {"count": played}
+    return _("%(matches)s and %(byes)s are made.") % {
+        "matches": ngettext("%(count)d match", "%(count)d matches", played) % {"count": played},
+        "byes": ngettext("%(count)d bye", "%(count)d byes", byes) % {"count": byes},
+    }
 
 
 @login_required
 @require_POST
 def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
+    seeding = request.POST.get("seeding") or "hand"
     try:
-        fixtures = fixtures_generate(competition=competition)
-    except ScheduleError as exc:
+        fixtures = fixtures_generate(competition=competition, seeding=seeding)
+    except (ScheduleError, SeedingError) as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
-        messages.success(request, f"{len(fixtures)} fixtures are made.")
+        messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
 
 
@@ -366,9 +397,12 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
 def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
-    if competition.fixtures.exists():
-        messages.error(request, "The fixtures are drawn: withdraw the entrant instead.")
+    try:
+        entrant_remove(entrant=entrant)
+    except EntrantError as exc:
+        messages.error(request, str(exc))
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
-        entrant.delete()
         messages.success(request, f"{entrant} is removed.")
     return redirect("site:manage-competition", slug=competition.slug)

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from leagues.models import (
+    FIXED_AFTER_DRAW,
     MATCH_SETTINGS,
     Club,
     ClubMembership,
@@ -127,9 +128,10 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "rule_set", "rule_params", "first_date", "days_between_rounds",
             "venue", "time_zone", "kickoff_time", "checkin_opens_minutes", "checkin_grace_minutes",
             "organisers", "lots_seed", "entrant_count", "can_edit", "standings_current", "conflicts",
+            "rated", "ranking_tier", "seeding", "seeded_at",
             "created_at", "updated_at",
         ]
-        read_only_fields = ["lots_seed", "created_at", "updated_at"]
+        read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
         extra_kwargs = {"slug": {"required": False}}
 
     def get_fields(self):
@@ -139,7 +141,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             fields["organisers"].read_only = True
         if self.instance is not None and not isinstance(self.instance, list | tuple) and self._has_fixtures():
             # The format cannot change under a schedule that is already drawn.
-            for name in ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group"):
+            for name in FIXED_AFTER_DRAW:
                 fields[name].read_only = True
         return fields
 
@@ -430,6 +432,11 @@ class ResultRecordSerializer(serializers.Serializer):
                                  "back to scheduled with their new entrant (their results kept in the history).")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=1000,
                                    help_text="Why (kept in the fixture's history).")
+    home = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The home entrant's id you saw; when the fixture's entrants have "
+                                              "changed since, the result is refused (409 entrants_changed).")
+    away = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The away entrant's id you saw (with home).")
 
     def validate_outcome(self, value):
         if value == Outcome.BYE:
@@ -437,6 +444,8 @@ class ResultRecordSerializer(serializers.Serializer):
         return value
 
     def validate(self, attrs):
+        if "home" in attrs or "away" in attrs:
+            attrs["expected_entrants"] = (attrs.pop("home", None), attrs.pop("away", None))
         if attrs.get("outcome") == Outcome.WALKOVER:
             for name in ("home_goals", "away_goals", "home_et_goals", "away_et_goals"):
                 attrs[name] = 0
@@ -566,6 +575,10 @@ class BracketSerializer(serializers.Serializer):
 
 class GenerateFixturesSerializer(serializers.Serializer):
     fixtures = serializers.IntegerField(read_only=True, help_text="How many fixtures were created.")
+    seeding = serializers.ChoiceField(
+        choices=["hand", "rating", "ranking"], default="hand",
+        help_text="How the entrants are seeded: by hand (their typed seeds), by rating or by the federation ranking.",
+    )
 
 
 def criteria_info(competition: Competition) -> list[dict]:

@@ -26,14 +26,17 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
+from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import fixture_match_setup
+from leagues.services.ratings import ratings_recompute
 from leagues.services.results import result_record
 from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from matches.models import Match
 from matches.services import online
+from notifications.services import muted
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"
@@ -89,7 +92,18 @@ def random_password() -> str:
 
 @transaction.atomic
 def demo_load(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
-    """Builds the demo federation: results official at once, then standings stored.
+    """Builds the demo federation quietly (``demo_federation``), then tells this season league's
+    players their fixtures and the check-in windows open now (the demo's notifications)."""
+    with muted():
+        summary = demo_federation(today=today, random_passwords=random_passwords)
+    demo_notices(league=Competition.objects.get(slug=summary.competitions[0]))
+    return summary
+
+
+@transaction.atomic
+def demo_federation(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
+    """Builds the demo federation: results official at once, then standings stored; and its
+    year (``leagues.services.demo_year``): ratings, the ranking, a competition open for sign-up.
 
     The demo accounts get the README's passwords (``admin`` / ``admin``...), or, with
     ``random_passwords`` (a site with ``DEBUG`` off), each its own random password, set again on
@@ -181,16 +195,18 @@ def demo_load(*, today: date | None = None, random_passwords: bool = False) -> D
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
+    year = demo_year(players=players, season=season, admin=admin, organiser=organiser, today=today)
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk, force=True)
+    ratings_recompute(force=True)
     passwords = {}
     if random_passwords:
         for user in [admin, organiser, *(player.user for player in players if player.user_id)]:
             passwords[user.username] = random_password()
             user.set_password(passwords[user.username])
             user.save(update_fields=["password"])
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug],
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year],
                        passwords=passwords)
 
 
@@ -201,6 +217,7 @@ DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: ope
 class DemoOnline:
     bot_match: Match | None
     visitor_fixture: Fixture | None
+    reopened: int = 0  # fixtures whose kick-off moved, so their check-in is open
 
 
 def _demo_round(competition: Competition) -> list[Fixture]:
@@ -224,13 +241,14 @@ def demo_online(*, competition: Competition, now: datetime | None = None, bot_ma
                    key=lambda e: (e.seed or 999, e.pk), default=None)
     visitor_fixture = next((f for f in in_round if seed_one in (f.home, f.away)), None)
     bot_fixture = next((f for f in in_round if f is not visitor_fixture), None) if bot_match else None
-    live_bot = None
+    live_bot, reopened = None, 0
     with transaction.atomic():
         for fixture in in_round:
             if _started_by_people(fixture):
                 continue
             if fixture.match_id is not None:  # set up for the computer only: set up afresh
                 annul_unstarted(fixture, now)
+            reopened += 1
             fixture_reschedule(fixture=fixture, kickoff_at=now if fixture is bot_fixture else now + DEMO_KICKOFF_IN,
                                reason="The demo: playable now.", now=now)
         if visitor_fixture is not None and not _started_by_people(visitor_fixture):
@@ -241,7 +259,7 @@ def demo_online(*, competition: Competition, now: datetime | None = None, bot_ma
             # nobody plays in the computer's place: the players' accounts only watch it
             Match.objects.filter(pk=live_bot.pk).update(home_user=None, away_user=None)
             live_bot.refresh_from_db()
-    return DemoOnline(live_bot, visitor_fixture)
+    return DemoOnline(live_bot, visitor_fixture, reopened)
 
 
 def _started_by_people(fixture: Fixture) -> bool:
@@ -263,11 +281,10 @@ def annul_unstarted(fixture: Fixture, now: datetime) -> None:
 
 def demo_reopen(*, now: datetime | None = None) -> int:
     """Opens again the check-in of the demo league's playable fixtures (every ``make run``):
-    those nobody has started kick off a few minutes from ``now``. Returns how many fixtures the
-    demo round has open."""
+    those nobody has started kick off a few minutes from ``now``. Returns how many moved."""
     now = now or timezone.now()
     league = Competition.objects.filter(slug__startswith="liga-", venue=Venue.ONLINE).order_by("-created_at").first()
     if league is None:
         return 0
-    demo_online(competition=league, now=now, bot_match=False)
-    return len(_demo_round(league))
+    with muted():  # the demo's own moves are news to nobody
+        return demo_online(competition=league, now=now, bot_match=False).reopened

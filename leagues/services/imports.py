@@ -1,9 +1,13 @@
 """The results CSV organisers bring (COMPETITIONS.md §6), imported whole or not at all.
 
-``results_parse`` reads and checks every line first; ``results_import`` then writes the
-competition (with ``create``), its stages, groups, rounds, entrants, fixtures and official
-results in one transaction. The first problem found raises ``ImportFileError`` naming the line
-(the header is line 1) and the column; nothing of the file is saved.
+``results_parse`` reads and checks every line first, and ``results_check`` checks the file
+against what is stored (the entrants' names, the results already there), both before any write;
+``results_import`` then writes the competition (with ``create``), its stages, groups, rounds,
+entrants, fixtures and official results in one short transaction, which checks again under the
+competition's lock. The first problem found raises ``ImportFileError`` naming the line (the
+header is line 1) and the column; nothing of the file is saved. On SQLite (the embedded
+default) the write transaction holds the database's only write lock: everything that can be
+checked before it is, so that other writers wait for the writing only.
 
 Importing is idempotent and strict (§6): a pairing is the ordered (home, away) pair, and an
 entrant may appear more than once in a round; the same pairing twice in one round of one stage
@@ -39,7 +43,7 @@ from leagues.models import (
     TiebreakPreset,
     Venue,
 )
-from leagues.official import Recorded, ResultError, Rules, official_result
+from leagues.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition
 from leagues.services.results import (
@@ -226,6 +230,20 @@ def _default_stage(competition: Competition) -> str:
     return "Knockout" if competition.format == Competition.Format.KNOCKOUT else "League"
 
 
+MAX_ROUND = 999
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def _check_round(label: str, *, line: int) -> None:
+    """A round is a number from 1 to ``MAX_ROUND`` or a name ("Final", "Round of 16")."""
+    label = label.strip()
+    if _NUMBER.fullmatch(label) and not (label.isdigit() and len(label) <= 3 and 1 <= int(label) <= MAX_ROUND):
+        raise ImportFileError(line, "round", f"must be a round number from 1 to {MAX_ROUND}, or a round's name, "
+                                             f"not {label}")
+    if len(label) > 80:
+        raise ImportFileError(line, "round", "a round's name is at most 80 characters")
+
+
 def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
     for column in ("home", "away"):
         if not raw.get(column):
@@ -244,6 +262,7 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
     if side not in ("", "home", "away", "both"):
         raise ImportFileError(line, "outcome_side", f"must be home, away or both, not {raw['outcome_side']!r}")
     default_goals = 0 if outcome == "walkover" else None
+    _check_round(raw.get("round", ""), line=line)
     row = ResultRow(
         line=line, home=raw["home"], away=raw["away"],
         home_goals=_whole(raw["home_goals"], line=line, column="home_goals", default=default_goals),
@@ -343,15 +362,17 @@ def results_import(
     if not created:
         competition = Competition.objects.get(pk=competition.pk)
     rows = results_parse(text, competition=competition)
+    results_check(rows, competition=competition, update=update)
     progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=len(rows) < 500))
     now = timezone.now()
+    if created:
+        competition.slug = competition.slug or slugify(competition.name)
+        competition.venue = Venue.TABLE
+        if competition.season_id is None:
+            competition.season = season_for(rows)
 
     with transaction.atomic():
         if created:
-            competition.slug = competition.slug or slugify(competition.name)
-            competition.venue = Venue.TABLE
-            if competition.season_id is None:
-                competition.season = season_for(rows)
             competition.save()
         competition = lock_competition(competition.pk)
         entrants = {e.name.casefold(): e for e in competition.entrants.all()}
@@ -372,6 +393,12 @@ def results_import(
         positions: dict[tuple[int, int | None], int] = {}
         next_order = max((s.order for s in stages.values()), default=0) + 1
 
+        lines: dict[int, int] = {}  # fixture id -> its line in the file
+        numbered: dict[str, int] = {}  # per stage, the highest round number of the file
+        for row in rows:
+            if (row.round or "1").isdigit():
+                stage_key = (row.stage or _default_stage(competition)).casefold()
+                numbered[stage_key] = max(numbered.get(stage_key, 0), int(row.round or "1"))
         for row in progress(rows):
             home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
             stage_name = row.stage or _default_stage(competition)
@@ -391,9 +418,11 @@ def results_import(
                     group, _created = Group.objects.get_or_create(stage=stage, name=row.group)
                     groups[(stage.pk, row.group)] = group
                 group.entrants.add(home, away)
-            rnd = _round_for(stage, row.round or "1", rounds)
-            fixture = _fixture_of(competition, rnd, group, home, away)
-            if fixture is None:
+            rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(stage_name.casefold(), 0))
+            # a competition made by this file has no fixture yet (a pairing is once a round)
+            fixture = None if created else _fixture_of(competition, rnd, group, home, away)
+            new = fixture is None
+            if new:
                 key = (rnd.pk, group.pk if group else None)
                 if key not in positions:
                     taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
@@ -402,10 +431,13 @@ def results_import(
                 fixture = Fixture.objects.create(
                     competition=competition, round=rnd, group=group, position=positions[key],
                     home=home, away=away, date=day, kickoff_at=competition.kickoff_on(day), status_changed_at=now,
+                    playable_since=now,
                 )
                 positions[key] += 1
             fixture.competition = competition
-            _import_row(fixture, row, update=update, by=recorded_by, now=now)
+            _import_row(fixture, row, update=update, by=recorded_by, now=now, new=new)
+            lines[fixture.pk] = row.line
+        _check_knockouts_go_on(competition, lines)
         try:
             settle(competition=competition, by=recorded_by, now=now)
         except ResultConflict as exc:
@@ -414,12 +446,44 @@ def results_import(
                          entrants_created=new_entrants, rows=rows)
 
 
-def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
-    """Records the row's result on ``fixture`` (locked with its competition): refused when the
-    pairing has a result already and ``update`` is not given, or its online match has begun."""
-    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
-        "round__stage", "home", "away").get(pk=fixture.pk)
-    previous = current_result(fixture)
+def results_check(rows: list[ResultRow], *, competition: Competition, update: bool) -> None:
+    """Checks the parsed ``rows`` against what is stored, before anything is written (no lock
+    held; ``results_import`` checks again in its transaction): in a competition with entrants
+    every name is one of them, and a row for a pairing already in the competition takes a
+    result (not one there already unless ``update``, not an online match under way). Raises
+    ``ImportFileError`` at the first problem."""
+    if competition.pk is None:
+        return
+    entrants = {e.name.casefold(): e for e in competition.entrants.all()}
+    if not entrants:
+        return  # a field made by this file: none of its fixtures exists yet
+    for row in rows:
+        for column in ("home", "away"):
+            name = getattr(row, column)
+            if name.casefold() not in entrants:
+                raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
+    stages = {s.name.casefold(): s for s in competition.stages.all()}
+    for row in rows:
+        stage = stages.get((row.stage or _default_stage(competition)).casefold())
+        if stage is None:
+            continue
+        label = row.round or "1"
+        rounds = stage.rounds.filter(number=int(label)) if label.isdigit() else stage.rounds.filter(name__iexact=label)
+        group = Group.objects.filter(stage=stage, name=row.group).first() if row.group else None
+        if (row.group and group is None) or not rounds.exists():
+            continue
+        fixture = _fixture_of(competition, rounds.first(), group, entrants[row.home.casefold()],
+                              entrants[row.away.casefold()])
+        if fixture is not None:
+            fixture.competition = competition
+            _check_row(fixture, row, update=update)
+
+
+def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Result | None, Recorded, Official]:
+    """The row's result on ``fixture``, checked: refused when the pairing has a result already
+    and ``update`` is not given, its online match has begun, or the fixture takes no result.
+    Returns the result there, the recorded one and its official result."""
+    previous = Result.objects.filter(fixture=fixture).first()
     if previous is not None and not update:
         raise ImportFileError(row.line, "home", f"{row.home} v {row.away} already has a result in this round "
                                                 f"({previous}); give --update to correct it")
@@ -429,6 +493,10 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
     if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
         raise ImportFileError(row.line, None, f"{row.home} v {row.away} is {fixture.get_status_display().lower()}"
                                               " and takes no result")
+    return (previous, *_official_of(fixture, row))
+
+
+def _official_of(fixture: Fixture, row: ResultRow) -> tuple[Recorded, Official]:
     recorded = Recorded(
         home_goals=row.home_goals, away_goals=row.away_goals, outcome=row.outcome, outcome_side=row.outcome_side,
         home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
@@ -438,6 +506,20 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
         official = official_for(fixture, recorded)
     except ResultError as exc:
         raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
+    return recorded, official
+
+
+def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now, new: bool = False) -> None:
+    """Records the row's result on ``fixture`` (its competition locked): a fixture this import
+    has just made (``new``) takes it as it is; another is locked and checked again
+    (``_check_row``) under the lock."""
+    if new:
+        previous, (recorded, official) = None, _official_of(fixture, row)
+    else:
+        fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
+            "round__stage", "home", "away").get(pk=fixture.pk)
+        current_result(fixture)  # the result's row locked
+        previous, recorded, official = _check_row(fixture, row, update=update)
     before = fixture_state(fixture, result=previous)
     result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT,
                           match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)
@@ -446,7 +528,51 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
                   reason=f"import, line {row.line}")
 
 
-def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) -> Round:
+_THIRD_PLACE = re.compile(r"third|3rd|bronze|terceiro|tercer|terzo|troisi|dritt", re.I)
+
+
+def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> None:
+    """In the knockout stages, taken in order: an entrant plays once a round, and one beaten
+    plays on only in a third-place match. Raises ``ImportFileError`` at the row of the file that
+    breaks it (``lines``: fixture id -> its line in the file): the later fixture, or the result
+    (a correction) that beat an entrant who had played on."""
+    fixtures = (competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
+                .exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.CANCELLED))
+                .select_related("round__stage", "home", "away", "result")
+                .order_by("round__stage__order", "round__number", "position", "pk"))
+    beaten: dict[int, tuple[str, int | None]] = {}  # entrant -> where, and the line that says so
+    seen_in_round: dict[tuple[int, int], int] = {}
+    for fixture in fixtures:
+        line = lines.get(fixture.pk)
+        where = f"{fixture.round} of {fixture.round.stage.name}"
+        third = bool(_THIRD_PLACE.search(f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}"))
+        for column, entrant in (("home", fixture.home), ("away", fixture.away)):
+            if entrant is None:
+                continue
+            if seen_in_round.setdefault((fixture.round_id, entrant.pk), fixture.pk) != fixture.pk and line:
+                raise ImportFileError(line, column, f"{entrant.name} plays twice in {where}, a knockout")
+            if entrant.pk in beaten and not third:
+                lost_in, lost_line = beaten[entrant.pk]
+                if line or lost_line:
+                    raise ImportFileError(line or lost_line, column if line else None,
+                                          f"{entrant.name} was beaten in {lost_in} and cannot play on in {where}")
+        result = getattr(fixture, "result", None) if hasattr(fixture, "result") else None
+        if result is None or third:
+            continue
+        if result.is_double_no_show:
+            losers = [fixture.home, fixture.away]
+        elif result.winner_side:
+            losers = [fixture.away if result.winner_side == "home" else fixture.home]
+        else:
+            losers = []
+        for loser in losers:
+            if loser is not None:
+                beaten[loser.pk] = (where, line)
+
+
+def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round], *, numbered_up_to: int = 0) -> Round:
+    """The stage's round ``label``: a number, or a name, which comes after every numbered round
+    of the stage and of the file (``numbered_up_to``)."""
     key = (stage.pk, label)
     if key not in cache:
         if label.isdigit() and int(label) >= 1:
@@ -457,8 +583,8 @@ def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) ->
         else:
             rnd = stage.rounds.filter(name__iexact=label).first()
             if rnd is None:
-                number = (stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-                rnd = Round.objects.create(stage=stage, number=number, name=label)
+                last = stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+                rnd = Round.objects.create(stage=stage, number=max(last, numbered_up_to) + 1, name=label)
         cache[key] = rnd
     return cache[key]
 
