@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "matches",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -222,6 +223,8 @@ CELERY_BEAT_SCHEDULE: dict = {
                       "options": {"expires": SWEEP_SECONDS}},
     "leagues-sweep": {"task": "leagues.tasks.sweep", "schedule": SWEEP_SECONDS,
                       "options": {"expires": SWEEP_SECONDS}},
+    "notifications-sweep": {"task": "notifications.tasks.sweep", "schedule": SWEEP_SECONDS,
+                            "options": {"expires": SWEEP_SECONDS}},
 }
 # Redis redelivers a message whose worker died (acks_late) after this many seconds: longer than
 # the longest task (a recomputation, an adjudication: seconds) with its retries (back-off up to
@@ -261,6 +264,29 @@ MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # The task that makes an adjudicated online match's log official for whoever set it up
 # (``matches`` does not import ``leagues``: it sends this task by name).
 MATCHES_ON_ADJUDICATED = "leagues.tasks.result_from_match"
+
+# --- E-mail: notifications (issue 19) -------------------------------------------------------------
+# The console by default; with EMAIL_HOST set, SMTP (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+# EMAIL_USE_TLS / EMAIL_USE_SSL); EMAIL_BACKEND names any other backend (e.g. an anymail one).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Botonera <noreply@botonera.example>")
+# The site's address, for the links in e-mails.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# --- The federation's year: ratings (issue 19) ---------------------------------------------------
+# Glicko-2 rating periods, in calendar months, and the system constant tau.
+RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
+RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -315,6 +341,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
+        "NotificationKindEnum": "notifications.models.Kind",
     },
 }
 

@@ -72,3 +72,9 @@ def managed_entrants(user) -> QuerySet:
 
 def managed_fixtures(user) -> QuerySet:
     return Fixture.objects.filter(managed_q(user, "competition__")).distinct()
+
+
+def organises_anything(user) -> bool:
+    """True when ``user`` may create a competition or change at least one: the site shows
+    them "Organise"."""
+    return can_create_competition(user) or managed_competitions(user).exists()

@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.fixture_views import round_reschedule_form
@@ -39,8 +40,10 @@ from leagues.services.entrants import EntrantError, entrant_add, entrant_remove,
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
+from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -158,6 +161,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
+        **sign_up_context(request, competition),
     })
 
 
@@ -225,6 +229,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        **player_year_context(player),
     })
 
 
@@ -327,21 +332,35 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        **manage_sign_up_context(competition),
     })
+
+
+def fixtures_made_sentence(fixtures) -> str:
+    """"10 matches and 5 byes are made.": a bye is a round off for one entrant, not a match."""
+    byes = sum(1 for f in fixtures if f.status == Fixture.Status.BYE)
+    played = len(fixtures) - byes
+    if not byes:
+        return ngettext("%(count)d match is made.", "%(count)d matches are made.", played) % {"count": played}
+    return _("%(matches)s and %(byes)s are made.") % {
+        "matches": ngettext("%(count)d match", "%(count)d matches", played) % {"count": played},
+        "byes": ngettext("%(count)d bye", "%(count)d byes", byes) % {"count": byes},
+    }
 
 
 @login_required
 @require_POST
 def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
+    seeding = request.POST.get("seeding") or "hand"
     try:
-        fixtures = fixtures_generate(competition=competition)
-    except ScheduleError as exc:
+        fixtures = fixtures_generate(competition=competition, seeding=seeding)
+    except (ScheduleError, SeedingError) as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
     except Busy as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"{len(fixtures)} fixtures are made.")
+        messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
 
 

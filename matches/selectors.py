@@ -3,7 +3,9 @@
 - ``log_rows(match, after=N)``: the action log after row ``N`` as the board reads it (the same
   shape as ``GET /api/matches/{id}/actions/``);
 - ``board_feed(match, after=N, user=...)``: what one poll of the board gets: the match (state,
-  clock anchor, deadline, server time) and the rows it has not seen;
+  clock anchor, deadline, server time, the official result once there is one, the buttons that
+  may not play this turn) and the rows it has not seen, each call with its sentence
+  (``matches.sentences``);
 - ``replay_log(match)``: the whole log with the state after every row, from a fold of the
   referee over the log (``simulation``), cached by the match's last hash;
 - ``live_matches(ids=..., user=...)``: the live online matches, for the competition and play
@@ -20,8 +22,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from matches import sentences
 from matches.models import Match, MatchAction
 from matches.services import online, play
 from matches.services.referee import referee_for
@@ -45,19 +49,26 @@ def row_json(row: MatchAction, *, frames: bool = True) -> dict[str, Any]:
             "state_hash": row.state_hash, "events": row.events, "frames": row.frames if frames else []}
 
 
-def log_rows(match: Match, *, after: int = 0, limit: int = MAX_ROWS, frames: bool = True) -> list[dict[str, Any]]:
+def log_rows(match: Match, *, after: int = 0, limit: int = MAX_ROWS, frames: bool = True,
+             names: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The log rows after ``after`` (at most ``limit``, 500), each flick's frames included
-    unless ``frames`` is false (the board's history of calls needs none)."""
+    unless ``frames`` is false (the board's history of calls needs none), each move and call
+    with its sentence (``sentences.with_texts``) spoken with ``names`` (default: the match's)."""
     rows = MatchAction.objects.filter(match=match, seq__gt=after).order_by("seq")
     if not frames:
         rows = rows.defer("frames")
-    return [row_json(r, frames=frames) for r in rows[: max(0, min(limit, MAX_ROWS))]]
+    names = names if names is not None else side_names(match)
+    return [sentences.with_texts(row_json(r, frames=frames), names) for r in rows[: max(0, min(limit, MAX_ROWS))]]
 
 
-def match_header(match: Match, *, user=None, now: datetime | None = None) -> dict[str, Any]:
-    """``online.match_public`` plus what the board needs to run its clocks: the clock anchor,
-    the period's length (s) and the server's time."""
+def match_header(match: Match, *, user=None, now: datetime | None = None,
+                 names: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``online.match_public`` plus what the board needs to run its clocks (the clock anchor,
+    the period's length (s), the server's time), the official result once the match's owner
+    has made it (``official``, its ``text`` the sentence) and ``may_not_play``: for the side to move,
+    ``{piece: {"text", "rule", "rule_url"}}`` of the buttons the rules keep out of this turn."""
     now = now or timezone.now()
+    names = names if names is not None else side_names(match)
     data = online.match_public(match, user=user)
     params = play.params_of(match)
     period = (match.state or {}).get("period", "first_half")
@@ -69,30 +80,33 @@ def match_header(match: Match, *, user=None, now: datetime | None = None) -> dic
             "half_time", "full_time"),
         "period_end_s": play.period_end_s(period, params),
         "finished": match.status in OVER_STATUSES or match.status == Match.Status.WALKOVER,
+        "may_not_play": {},
     })
     if match.official is not None:
-        data["official"] = match.official
+        data["official"] = {**match.official, "text": sentences.official_sentence(match.official, names)}
     return data
 
 
 def board_feed(match: Match, *, after: int, user=None, now: datetime | None = None,
                frames: bool = True) -> dict[str, Any]:
     """The match and the log rows after ``after`` (a reconnecting board catches up from here)."""
-    rows = log_rows(match, after=after, frames=frames) if match.seq > after else []
-    return {"match": match_header(match, user=user, now=now), "actions": rows}
+    names = side_names(match)
+    rows = log_rows(match, after=after, frames=frames, names=names) if match.seq > after else []
+    return {"match": match_header(match, user=user, now=now, names=names), "actions": rows}
 
 
 def replay_log(match: Match) -> dict[str, Any]:
     """The whole log with the state after each row: ``{"initial_state", "actions": [row + state]}``.
 
     The states come from folding the match's referee over its log (what adjudication does);
-    the result is cached under the match's id, length and last hash, so a replay is computed
-    once. An empty log (a walkover) gives no actions."""
-    key = f"board:replay:{match.pk}:{match.seq}:{match.state_hash}"
+    the result is cached under the match's id, length, last hash and language, so a replay is
+    computed once. An empty log (a walkover) gives no actions."""
+    key = f"board:replay:{match.pk}:{match.seq}:{match.state_hash}:{get_language()}"
     cached = cache.get(key)
     if cached is not None:
         return cached
-    rows = [row_json(r) for r in MatchAction.objects.filter(match=match).order_by("seq")]
+    names = side_names(match)
+    rows = [sentences.with_texts(row_json(r), names) for r in MatchAction.objects.filter(match=match).order_by("seq")]
     states: list[Any] = []
     if match.initial_state is not None:
         referee = referee_for(match.rule_set, play.params_of(match))

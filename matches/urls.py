@@ -1,4 +1,4 @@
-"""Pages of online play: the board, its feed and replay, the fixture's page, practice."""
+"""Pages of online play: the board, its feed and replay, the fixture's page, practice, the rules."""
 from django.urls import path
 
 from matches import views
@@ -10,4 +10,5 @@ urlpatterns = [
     path("matches/<int:pk>/replay.json", views.replay, name="replay"),
     path("play/", views.play, name="play"),
     path("play/practice/", views.practice_start, name="practice"),
+    path("rules/", views.rules, name="rules"),
 ]

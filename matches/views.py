@@ -1,4 +1,4 @@
-"""Pages of online play (issue 8): the board, the fixture's page with check-in, practice.
+"""Pages of online play (issues 8 and 17): the board, practice, the rules.
 
 - ``/matches/<id>/``: the board; players play on it, anyone watches; a match that is over
   replays from its log on the same page;
@@ -6,7 +6,8 @@
   after ``N``. Passed deadlines are applied first, and a computer-against-computer match makes
   its next move when it is due (``matches.services.spectating``);
 - ``/matches/<id>/replay.json``: the whole log with the state after each row, for replays;
-- ``/play/``: your matches, and a practice match against the computer.
+- ``/play/``: your matches, and a practice match against the computer;
+- ``/rules/``: the two rulebooks by section; every call on the board links to its section.
 
 Actions are not posted here: the board posts them to ``POST /api/matches/<id>/actions/``.
 """
@@ -20,11 +21,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from config.headers import inline_style_attributes
-from matches import selectors
+from matches import selectors, sentences
 from matches.models import Match
+from matches.rulebooks import rulebooks
 from matches.services import online
 from matches.services import play as playing
 from matches.services.deadlines import tick_if_due
@@ -45,7 +47,6 @@ def _refreshed(match: Match) -> Match:
     return _match_qs().get(pk=match.pk) if ticked is not match else match
 
 
-@inline_style_attributes  # the board's template sets its sides' colours in style="" (to go)
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
     table = Table.from_params(match.rule_params)
@@ -61,9 +62,15 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         "table": {k: v for k, v in dataclasses.asdict(table).items()
                   if isinstance(v, (int, float, list, tuple))},
         "initial": selectors.board_feed(match, after=match.seq, user=request.user),
+        # a practice match shows the hints of "How to play" when they apply (a toggle keeps the
+        # player's choice in the browser)
+        "hints": match.kind == Match.Kind.PRACTICE,
     }
     return render(request, "matches/board.html", {
-        "match": match, "config": config, "sides": config["sides"], "your_side": config["yourSide"],
+        "match": match, "config": config, "strings": sentences.board_strings(match.rule_set),
+        "sides": config["sides"], "your_side": config["yourSide"],
+        "max_speed": round(config["maxSpeed"]),
+        "open_help": bool(config["yourSide"]) and (match.seq < 3 or config["hints"]),
     })
 
 
@@ -90,13 +97,38 @@ def replay(request: HttpRequest, pk: int) -> JsonResponse:
 # --- practice --------------------------------------------------------------------------------------
 
 
+def _recent_line(match: Match, user) -> dict:
+    """One of the player's recent matches (not live) on ``/play/``: what it is, where it stands
+    for them (their own check-in, not the match's), and where to go: the page the match was set
+    up from (a fixture's, to check in there) or the board."""
+    title = match.title or gettext("Practice against the computer")
+    side = playing.side_of(match, user)
+    board_url = reverse("play:board", args=[match.pk])
+    score = (match.state or {}).get("score")
+    if match.status in playing.OPEN_STATUSES:
+        if side and getattr(match, f"{side}_checked_in_at"):
+            where, go = gettext("You are checked in; waiting for your opponent"), gettext("Open")
+        else:
+            where, go = gettext("Not checked in yet"), gettext("Check in")
+        return {"title": title, "where": where, "score": None, "go": go, "url": match.url or board_url}
+    if match.official is not None:
+        where, score = gettext("Official result"), {"home": match.official.get("home"), "away": match.official.get("away")}
+    elif match.status in (Match.Status.FINISHED, Match.Status.ADJUDICATED):
+        where = gettext("Full time, the result is being made official")
+    else:
+        where = match.get_status_display()
+    return {"title": title, "where": where, "score": score if match.seq else None,
+            "go": gettext("Replay") if match.seq else gettext("Open"), "url": board_url}
+
+
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/play.html", {
         "live": list(selectors.live_matches(user=request.user)[:10]),
         "watch": [m for m in selectors.live_matches()[:12]
                   if m.home_user_id != request.user.pk and m.away_user_id != request.user.pk],
-        "recent": selectors.recent_matches_of(request.user),
+        "recent": [_recent_line(m, request.user) for m in selectors.recent_matches_of(request.user)
+                   if m.status != Match.Status.LIVE],  # those are listed above
         "rule_sets": Match.RuleSet.choices,
     })
 
@@ -117,3 +149,11 @@ def practice_start(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"The practice match cannot start: {exc.detail}.")
         return redirect("play:play")
     return redirect("play:board", pk=match.pk)
+
+
+# --- the rules -------------------------------------------------------------------------------------
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "matches/rules.html", {"rulebooks": rulebooks()})

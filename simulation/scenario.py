@@ -1,8 +1,9 @@
 """The scenario runner: ``python -m simulation scenario FILE.json [--frames]`` (contract §4).
 
 Prints one JSON document ``{"state", "events", "rejected"}`` and exits 0, also when the rules
-refuse an action (``rejected``: its index and the reason; the actions after it are not applied
-and ``state`` is the state before it). A file that is not a valid scenario exits 2 with one
+refuse an action (``rejected``: its index, the reason with its section, the section as ``rule``
+and the refusal's ``message`` ``{"key", "params"}``; the actions after it are not applied and
+``state`` is the state before it). Every event carries its ``message`` too. A file that is not a valid scenario exits 2 with one
 line on stderr naming the field. The output is byte-identical across runs and processes.
 """
 from __future__ import annotations
@@ -122,7 +123,7 @@ def run(doc: Mapping[str, Any], *, frames: bool = False) -> dict[str, Any]:
         try:
             outcome = referee.apply(state, action)
         except RuleViolation as exc:
-            rejected = {"index": i, "reason": str(exc)}
+            rejected = {"index": i, "reason": str(exc), "rule": exc.rule, "message": exc.message}
             break
         state = outcome.state
         events.extend(e.to_json() for e in outcome.events)

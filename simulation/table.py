@@ -148,7 +148,9 @@ class Table:
         """A table with the given overrides; keys that are not table values are ignored.
 
         Raises ``ValueError`` naming the key when a value is not a positive finite number
-        (``keeper_size``: two of them), or when ``button_diameter`` is outside 38..60 mm.
+        (``keeper_size``: two of them), when ``button_diameter`` is outside 38..60 mm, or when the
+        field is not longer than it is wide (rulebook §1a: the touch line is longer than the
+        goal line).
         """
         params = params or {}
         values: dict[str, Any] = {}
@@ -174,6 +176,10 @@ class Table:
             raise ValueError("params.button_diameter must be between 38 and 60 mm")
         if table.table_length < table.field_length or table.table_width < table.field_width:
             raise ValueError("params.table_length/table_width must not be smaller than the field")
+        if table.field_length <= table.field_width:
+            # rulebook §1a: "The length of the touchline must be greater than the length of the goal line."
+            raise ValueError("params.field_length must be greater than params.field_width (the touch line is "
+                             "longer than the goal line, rulebook 1a)")
         return table
 
     def to_params(self) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from leagues.services.results import (
     result_record,
 )
 from leagues.services.schedule import fixture_reschedule
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from matches.services.online import match_public
 from matches.services.play import PlayError
@@ -72,7 +73,7 @@ def user_errors(default_field: str):
         yield
     except ResultError as exc:
         raise ValidationError({exc.field: [exc.message]}) from exc
-    except (ScheduleError, EntrantError) as exc:
+    except (ScheduleError, EntrantError, SeedingError) as exc:
         raise ValidationError({getattr(exc, "field", None) or default_field: [str(exc)]}) from exc
     except (ResultConflict, PlayError) as exc:
         raise Refused(exc.status_code, exc.to_json()) from exc
@@ -199,15 +200,20 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         competition = self.get_object()
         return Response(serializers.BracketSerializer(bracket_payload(competition)).data)
 
-    @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format",
-                   request=None, responses={201: serializers.GenerateFixturesSerializer,
-                                            400: OpenApiResponse(description="The schedule cannot be made.")})
+    @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format, "
+                           "seeding the entrants by hand, by rating or by ranking",
+                   request=serializers.GenerateFixturesSerializer,
+                   responses={201: serializers.GenerateFixturesSerializer,
+                              400: OpenApiResponse(description="The schedule cannot be made.")})
     @action(detail=True, methods=["post"], url_path="generate-fixtures", pagination_class=None, filter_backends=[])
     def generate_fixtures(self, request, slug=None):
         competition = self.get_object()
+        data = serializers.GenerateFixturesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seeding = data.validated_data["seeding"]
         with user_errors("fixtures"):
-            fixtures = fixtures_generate(competition=competition)
-        return Response({"fixtures": len(fixtures)}, status=status.HTTP_201_CREATED)
+            fixtures = fixtures_generate(competition=competition, seeding=seeding)
+        return Response({"fixtures": len(fixtures), "seeding": seeding}, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Recompute the stored standings from all the official results",
                    request=None, responses=serializers.StandingsSerializer)

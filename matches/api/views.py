@@ -7,7 +7,8 @@
 - ``POST /api/matches/{id}/actions/`` ``{"seq": n, "action": {...}}`` (header
   ``Idempotency-Key`` optional: the user's, bound to its first request; the same key with another
   body or match is a 422): 201, or 400/403/409/422 as ``matches.services.online`` says; limited
-  per user (``THROTTLE_ACTIONS_RATE``, 429);
+  per user (``THROTTLE_ACTIONS_RATE``, 429); a refusal of the referee (422) also carries it as a
+  sentence (``text``), the rule's page (``rule_url``) and name (``rule_label``);
 - ``POST /api/matches/{id}/check-in/``: check in; the match kicks off when both are in;
 - ``POST /api/matches/practice/`` ``{"rule_set": "one_touch", "side": "home"}``: a practice
   match against the computer, live at once.
@@ -22,7 +23,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.throttling import ScopedRateThrottle
+from matches import sentences
 from matches.models import Match, MatchAction
+from matches.rulebooks import rule_label
 from matches.services import online
 from matches.services.deadlines import tick_if_due
 
@@ -94,7 +97,12 @@ class MatchActions(APIView):
             match_id=match_id, user=request.user, seq=body.get("seq"), action_json=body.get("action"),
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
-        response = Response(answer.data, status=answer.status_code)
+        data = answer.data
+        if answer.status_code == 422 and data.get("error") == "rule_violation":
+            data = {**data, "text": sentences.refusal_sentence(data.get("reason")),
+                    "rule_url": sentences.rule_url(data.get("rule")),
+                    "rule_label": rule_label(data.get("rule"))}
+        response = Response(data, status=answer.status_code)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"
         return response

@@ -17,7 +17,7 @@ import math
 import random
 
 from ..actions import Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
-from ..rules.base import Ctx, Referee, RuleViolation
+from ..rules.base import Referee, RuleViolation
 from ..state import MatchState
 from ..table import Vec, attacked_end, defended_end, end_sign, other_side
 from .base import PassiveBot, angle_to, awaiting_ready, goal_centre, movable, path_clear, stop_speed
@@ -110,7 +110,7 @@ class OneTouchBot:
         have, need = referee.offensive_count(state, side)
         if have >= need:
             return None
-        moved = referee.complete_arrangement(Ctx(now=state.clock_s), state, side)
+        moved = referee.complete_arrangement(referee.context(state.clock_s), state, side)
         for pid, at in sorted(moved.pieces.get(side, {}).items()):
             if state.piece(side, pid) != at:
                 return Place(side=side, piece=pid, at=at)

@@ -12,7 +12,7 @@ from typing import Any
 
 from .base import Outcome, Referee, RuleViolation
 
-# rule-set name -> "module:Class". The minimal referee stands in until a rule set's own lands.
+# rule-set name -> "module:Class"
 REFEREES: dict[str, str] = {
     "one_touch": "simulation.rules.one_touch:OneTouchReferee",
     "mbs": "simulation.rules.mbs:MbsReferee",

@@ -135,10 +135,12 @@ class MbsReferee(Referee):
         state = state.with_memo(taker=None, kickoff=None, placed=None, ready=None)
         return super().award_restart(ctx, state, kind, side, at, rule, **kw)
 
-    def lose_possession(self, ctx: Ctx, state: MatchState, side: str, reason: str,
-                        rule: str = POSESION) -> MatchState:
-        """MBS Pérdida de posesión: ``side``'s turn ends at once; the opponent's begins."""
-        ctx.emit("possession_lost", side=side, reason=reason, rule=rule)
+    def lose_possession(self, ctx: Ctx, state: MatchState, side: str, reason: str) -> MatchState:
+        """MBS Pérdida de posesión: ``side``'s turn ends at once; the opponent's begins.
+        ``reason``: ``"ball_last_touched_by_opponent"`` or ``"shot_missed"``."""
+        key = "possession_lost.shot_missed" if reason == "shot_missed" \
+            else "possession_lost.ball_last_touched_by_opponent"
+        ctx.emit("possession_lost", key, side=side, reason=reason, rule=POSESION)
         return self.open_play(ctx, state, other_side(side))
 
     def on_turn_timeout(self, ctx: Ctx, state: MatchState) -> MatchState:
@@ -147,7 +149,7 @@ class MbsReferee(Referee):
         (Inversión); in open play the turn passes."""
         side = state.to_move
         if state.phase == "shot_declared":
-            ctx.emit("turn_timeout", side=side, rule=PORTERO)
+            ctx.emit("turn_timeout", "turn_timeout.keeper", side=side, rule=PORTERO)
             return self.do_ready(ctx, state)
         pen = state.memo.get("penalty") or {}
         if (state.memo.get("placing") or {}).get("stage") is not None:
@@ -155,13 +157,13 @@ class MbsReferee(Referee):
         if pen.get("stage") in ("taker", "keeper"):
             return self.do_ready(ctx, state)
         if state.period == "shootout":
-            ctx.emit("turn_timeout", side=side, rule=PENAL)
+            ctx.emit("turn_timeout", "turn_timeout.shootout", side=side, rule=PENAL)
             facts = FlickFacts(side=side, piece=str(pen.get("taker") or ""), result=None,  # type: ignore[arg-type]
                                ball_start=state.ball, ball_end=state.ball, touches=(),
                                ball_first_t=math.inf, opponent_contacts=(), goal_end=None,
                                ball_out=None, last_touch=None, pieces_out={})
             return self.judge_shootout_kick(ctx, state, state, facts)
-        ctx.emit("turn_timeout", side=side, rule=TURNOS)
+        ctx.emit("turn_timeout", "turn_timeout", side=side, rule=TURNOS)
         if state.phase in RESTART_PHASES and state.restart is not None:
             return self.invert(ctx, state, state.phase, side, state.restart.at or state.ball,
                                reason="turn_timeout")
@@ -191,8 +193,7 @@ class MbsReferee(Referee):
     def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
         taker = state.memo.get("taker")
         if taker and list(taker) == [action.side, action.piece]:
-            return RuleViolation(f"button {action.piece} took the set piece and may not play the "
-                                 "ball again before a team-mate has touched it", BANDA)
+            return self.refusal("refused.set_piece_taker_again", BANDA, side=action.side, piece=action.piece)
         return None
 
     def judge_flick(self, ctx: Ctx, before: MatchState, after: MatchState, facts: FlickFacts) -> MatchState:
@@ -219,7 +220,8 @@ class MbsReferee(Referee):
             if armed:
                 return self.technical_foul(ctx, state.replace(ball=round_pos(spot)), side, spot,
                                            "missed_ball_on_shot")
-            ctx.emit("possession_lost", side=side, piece=facts.piece, reason="ball_not_touched", rule=POSESION)
+            ctx.emit("possession_lost", "possession_lost.ball_not_touched", side=side, piece=facts.piece,
+                     reason="ball_not_touched", rule=POSESION)
             return self.ball_outcome(ctx, before, state, facts, armed=False, keep=False)
         return self.ball_outcome(ctx, before, state, facts, armed=armed, keep=True, kind=kind)
 
@@ -273,16 +275,17 @@ class MbsReferee(Referee):
             if armed:
                 rule = PENAL if kind == "penalty_kick" else DISPARO
                 return self.score_goal(ctx, state, side, at, rule, piece=facts.piece)
-            ctx.emit("invalid_goal", side=side, piece=facts.piece, at=at, rule=INVALIDO)
+            ctx.emit("invalid_goal", "invalid_goal", side=side, piece=facts.piece, at=at, rule=INVALIDO)
             return self.start_goal_kick(ctx, state, opp, rule=INVALIDO, arrange=False)
 
         if armed and not rebound:
-            ctx.emit("shot_missed", side=side, piece=facts.piece, rule=DISPARO)
+            ctx.emit("shot_missed", "shot_missed", side=side, piece=facts.piece, rule=DISPARO)
         if facts.ball_out is not None:
             crossing = facts.ball_out
             last_side = split_key(facts.last_touch)[0] if facts.last_touch else side
             if keep and last_side == side:
-                ctx.emit("possession_lost", side=side, reason="ball_out", rule=POSESION)
+                ctx.emit("possession_lost", "possession_lost.ball_out", side=side, reason="ball_out",
+                         rule=POSESION)
             taker = other_side(last_side)
             end = crossing.end
             if end is None:
@@ -353,9 +356,9 @@ class MbsReferee(Referee):
         penalty = fouled_pos is not None and t.touches_penalty_area(
             fouled_pos, t.radius_of(fouled_piece), own_area)
         rule = PENAL if penalty else FALTA
-        ctx.emit("foul", side=side, piece=offending_piece, at=c.at, rule=rule,
-                 fouled={"side": fouled_side, "piece": fouled_piece},
-                 speed_mm_s=round(speed, 1))
+        ctx.emit("foul", "foul.on_keeper" if fouled_piece == "gk" else "foul", side=side,
+                 piece=offending_piece, at=c.at, rule=rule, fouled={"side": fouled_side, "piece": fouled_piece},
+                 speed_mm_s=round(speed, 1), params={"fouled_side": fouled_side, "fouled_piece": fouled_piece})
         reason = None
         if speed > self.violent_speed:
             reason = "violent_foul"
@@ -381,15 +384,17 @@ class MbsReferee(Referee):
         state = state.with_piece(side, piece, None).replace(expelled=expelled)
         out = [e for e in state.memo.get("out", ()) if not (e["side"] == side and e["piece"] == piece)]
         state = state.with_memo(out=out or None)
-        ctx.emit("expulsion", side=side, piece=piece, reason=reason, rule=EXPULSION)
+        ctx.emit("expulsion", "expulsion.violent_foul" if reason == "violent_foul" else "expulsion.unsporting_foul",
+                 side=side, piece=piece, reason=reason, rule=EXPULSION)
         if sum(1 for p in expelled[side] if p != "gk") >= DISQUALIFY_AT:
-            ctx.emit("disqualification", side=side, rule=DESCALIFICACION)
+            ctx.emit("disqualification", "disqualification", side=side, rule=DESCALIFICACION)
             return self.finish(ctx, state, disqualified=side)
         return state
 
     def technical_foul(self, ctx: Ctx, state: MatchState, side: str, spot: Vec, reason: str) -> MatchState:
         """MBS Falta técnica: a free kick for the opponent where the ball lies."""
-        ctx.emit("technical_foul", side=side, at=spot, reason=reason, rule=TECNICA)
+        ctx.emit("technical_foul", "technical_foul.missed_ball_on_shot" if reason == "missed_ball_on_shot"
+                 else "technical_foul.inversion", side=side, at=spot, reason=reason, rule=TECNICA)
         return self.award_restart(ctx, state.with_memo(penalty=None), "free_kick", other_side(side),
                                   spot, TECNICA)
 
@@ -397,7 +402,8 @@ class MbsReferee(Referee):
         """MBS Inversión: ``side`` did not take its ``kind`` (time ran out, or it missed the
         ball): the set piece passes to the opponent, as the rule says for each kind."""
         opp = other_side(side)
-        ctx.emit("inversion", side=side, kind=kind, at=spot, reason=reason, rule=INVERSION)
+        ctx.emit("inversion", "inversion.turn_timeout" if reason == "turn_timeout" else "inversion.missed_ball",
+                 side=side, kind=kind, at=spot, reason=reason, rule=INVERSION)
         state = state.with_memo(penalty=None, placing=None)
         if kind in TECHNICAL_ON_INVERSION:
             return self.technical_foul(ctx, state, side, spot, f"inversion_{reason}")
@@ -418,19 +424,17 @@ class MbsReferee(Referee):
         """MBS Disparo a la meta: in open play, at a free kick or a penalty kick; the ball
         entirely in the opponent's half; after a kick-off, wholly outside the centre circle."""
         if state.phase not in SHOT_PHASES:
-            return RuleViolation("a shot may be declared in open play, at a free kick or at a "
-                                 "penalty kick", DISPARO)
+            return self.refusal("refused.shot_phase", DISPARO, side=side)
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") != "kick":
-            return RuleViolation("the penalty kick is being set", PENAL)
+            return self.refusal("refused.penalty_being_set", PENAL, side=side)
         problem = super().shot_refusal(state, side)
         if problem is not None:
-            return RuleViolation(problem.reason, DISPARO)
+            return problem.with_rule(DISPARO)
         t = self.table
         if (state.memo.get("kickoff") == side or state.phase == "kick_off") \
                 and t.in_centre_circle(state.ball, t.ball_radius):
-            return RuleViolation("after a kick-off the ball must be outside the centre circle "
-                                 "to shoot", DISPARO)
+            return self.refusal("refused.shot_after_kick_off_in_circle", DISPARO, side=side)
         return None
 
     def penalty_keeper_spot(self, state: MatchState, side: str, y: float = 0.0) -> Vec:
@@ -444,10 +448,10 @@ class MbsReferee(Referee):
         piece (the base's penalty-kick keeper stage keeps its goal line)."""
         pen = state.memo.get("penalty") or {}
         if state.phase != "shot_declared" and pen.get("stage") != "keeper":
-            return RuleViolation("the goalkeeper may be placed only when a shot has been declared", PORTERO)
+            return self.refusal("refused.keeper_only_for_shot", PORTERO, side=side)
         problem = super().keeper_refusal(state, side, at)
         if problem is not None:
-            return RuleViolation(problem.reason, problem.rule if pen.get("stage") == "keeper" else PORTERO)
+            return problem if pen.get("stage") == "keeper" else problem.with_rule(PORTERO)
         return None
 
     # ======================================================================================
@@ -461,14 +465,13 @@ class MbsReferee(Referee):
         if placing.get("stage") is not None or pen:
             return super().place_refusal(state, action)
         if state.phase not in RESTART_PHASES or state.restart is None or state.restart.side != action.side:
-            return RuleViolation("buttons are placed only by the side taking a set piece", BANDA)
+            return self.refusal("refused.placing_not_taker", BANDA, side=action.side)
         rule = FALTA if state.phase in TECHNICAL_ON_INVERSION else BANDA
         if state.memo.get("ready"):
-            return RuleViolation("the placing is over (ready was said)", rule)
+            return self.refusal("refused.placing_over", rule, side=action.side)
         placed = list(state.memo.get("placed", ()))
         if action.piece not in placed and len(placed) >= 2:
-            return RuleViolation("only two buttons are placed for a set piece: the taker and the "
-                                 "one that receives", rule)
+            return self.refusal("refused.two_buttons", rule, side=action.side, piece=action.piece)
         t = self.table
 
         def near(p: Vec) -> bool:
@@ -480,17 +483,17 @@ class MbsReferee(Referee):
         both = state.phase in ("free_kick", "free_kick_two_touch", "indirect_free_kick")
         taker_elsewhere = any(near(state.piece(action.side, q)) for q in others)
         if not near(action.at) and (both or (others and not taker_elsewhere)):
-            return RuleViolation(f"the button must be placed by the ball (within "
-                                 f"{self.set_piece_distance:g} mm)", rule)
+            return self.refusal("refused.by_ball", rule, side=action.side, piece=action.piece,
+                                distance=self.set_piece_distance)
         return None
 
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         if action.piece == "gk":
             return self.on_place_goalkeeper(ctx, state, PlaceGoalkeeper(side=action.side, at=action.at))
         if action.piece == BALL_PIECE:
-            raise RuleViolation("the ball is never placed by hand", BANDA)
+            raise self.refusal("refused.ball_never_placed", BANDA, side=action.side)
         if state.piece(action.side, action.piece) is None:
-            raise RuleViolation(f"{action.side}'s button {action.piece} is not on the table", BANDA)
+            raise self.refusal("refused.piece_not_on_table", BANDA, side=action.side, piece=action.piece)
         problem = self.place_refusal(state, action)
         if problem is not None:
             raise problem
@@ -498,7 +501,7 @@ class MbsReferee(Referee):
         off_field_ok = state.phase in ("throw_in", "throw_in_two_touch", "corner_kick", "corner_kick_two_touch")
         on_field = t.field.touches_disc(action.at, 0.0)
         if not self.fits(state, action.side, action.piece, action.at) or not (on_field or off_field_ok):
-            raise RuleViolation("that spot is not free on the table", BANDA)
+            raise self.refusal("refused.spot_not_free", BANDA, side=action.side, piece=action.piece)
         state = state.with_piece(action.side, action.piece, round_pos(action.at))
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") == "taker":
@@ -518,7 +521,7 @@ class MbsReferee(Referee):
             return self.do_ready(ctx, state)
         if state.phase in RESTART_PHASES and state.restart is not None and not state.memo.get("ready"):
             return state.with_memo(ready=True)
-        raise RuleViolation("there is nothing to confirm now", TURNOS)
+        raise self.refusal("refused.nothing_to_confirm", TURNOS, side=action.side)
 
 
 __all__ = ["MbsReferee", "MBS_DEFAULTS"]

@@ -8,7 +8,8 @@ What it decides, by section:
   kick-off, a regular throw-in or corner kick, an indirect free kick, or the first touch of a
   2-touch restart; the defender places its keeper and says ``ready`` (or its
   ``shot_wait_seconds`` run out); a period ending just after a declaration (or a direct foul)
-  still lets the shot (or free kick) be taken; a shot that fouls gives the opponent its free kick.
+  still lets the shot (or free kick) be taken, a two-touch free kick with both its touches (its
+  second may be a declared shot); a shot that fouls gives the opponent its free kick.
 - §5 goal kicks: the ball where it lies in the penalty area (else in front of the goal area),
   and the taker may move it (``place`` with piece ``"ball"``, while it is to move) anywhere
   wholly inside its own penalty area before the kick;
@@ -28,7 +29,8 @@ What it decides, by section:
   none inside the centre circle; the kicker exactly 2 wholly inside its half circle), and a
   placing whose time runs out puts an illegal formation back to the default one. A kick-off
   flicked without any ``place``/``ready`` keeps the referee's formation. Then: two touches by different buttons, the
-  first forward and staying in the circle, the second leaving it, else a technical foul; no
+  first by one of the two buttons in the centre circle, forward and staying in the circle, the
+  second leaving it, else a technical foul; no
   shot on either. ``restart_after_goal = goal_kick`` is the friendly custom.
 - §8 buttons out come back touching the line where they left after the opponent's next turn and
   sit out their side's following turn (but may take a set piece); an opposing button ending a
@@ -41,7 +43,8 @@ What it decides, by section:
   defensive half, a direct free kick (declare a shot, or take it as 2 touches) in its offensive
   half; at either, the fouled side may push its own buttons that stood within 6 cm of the spot
   back to 6 cm from it (a ``place`` 60 to 65 mm from the spot, reported as ``piece_moved``,
-  §9.1); a foul on the keeper puts the ball in its penalty area. §9.5 technical fouls: the ball
+  §9.1); a foul on the keeper puts the ball in its penalty area, where its side may place it
+  anywhere (§9.4). §9.5 technical fouls: the ball
   inside the triangle of 3 buttons of a side at most 18 cm apart; inside the rectangle of 2
   buttons at most 6 cm apart and not cleared by the end of that side's turn, or again on its
   next turn; kick-off faults; delay of game (a turn that runs out). "Special": the taker of a
@@ -99,37 +102,49 @@ class OneTouchReferee(Referee):
     def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
         side, piece = action.side, action.piece
         at_set_piece = state.phase in SET_PIECES and state.restart is not None and state.restart.side == side
+        t = self.table
+        at = state.piece(side, piece)
+        if state.phase == "kick_off" and at is not None and not t.wholly_in_centre_circle(at, t.button_radius):
+            # §7: "One of the 2 buttons placed in the center circle is used for the opening kick-off."
+            return self.refusal("refused.kick_off_taker_in_circle", self.section("kick_off"), side=side,
+                                piece=piece)
         if [side, piece] in [list(x) for x in state.memo.get("locked", ())] and not at_set_piece:
-            return RuleViolation(f"button {piece} came back from out of bounds and sits out this turn",
-                                 self.section("pieces_out"))
+            return self.refusal("refused.back_from_out", self.section("pieces_out"), side=side, piece=piece)
         second = state.memo.get("second")
         if second and second["side"] == side and second["piece"] == piece:
             rule = "rulebook 7" if second.get("kind") == "kick_off" else "rulebook 9.2"
-            return RuleViolation(f"button {piece} took the first touch and may not take the second", rule)
+            return self.refusal("refused.second_touch_same_button", rule, side=side, piece=piece)
         special = state.memo.get("special")
         if special and special["side"] == side and special["piece"] == piece:
-            return RuleViolation(f"button {piece} took the restart and may not be played again until "
-                                 "another button has touched the ball", self.section("special"))
+            return self.refusal("refused.special_taker", self.section("special"), side=side, piece=piece)
         picked = state.memo.get("picked")
         if picked and at_set_piece and picked != piece:
-            return RuleViolation(f"button {picked} was picked up to take the {state.phase.replace('_', ' ')}, "
-                                 "so it takes it", self.section("arrangement"))
+            return self.refusal("refused.picked_takes_it", self.section("arrangement"), side=side,
+                                piece=piece, picked=picked)
         return None
 
     def shot_refusal(self, state: MatchState, side: str) -> RuleViolation | None:
         if state.phase == "penalty_kick":
-            return RuleViolation("a penalty kick is a shot already", self.section("penalty"))
+            return self.refusal("refused.penalty_is_a_shot", self.section("penalty"), side=side)
         second = state.memo.get("second")
         if second and second.get("kind") == "kick_off":
-            return RuleViolation("no shot on goal from either touch of a kick-off", self.section("kick_off"))
+            return self.refusal("refused.no_shot_kick_off", self.section("kick_off"), side=side)
         if state.phase in NO_SHOT_FROM:
-            return RuleViolation(f"a shot on goal is not allowed from a {state.phase.replace('_', ' ')}",
-                                 self.section("shot"))
+            return self.refusal(f"refused.no_shot_from.{state.phase}", self.section("shot"), side=side)
         return super().shot_refusal(state, side)
 
     def period_may_extend(self, state: MatchState) -> bool:
+        """§4, "If a signal announcing the end of a period of play is given right after a shot on
+        goal is announced (or a direct foul happens), the shot (or direct free kick) can still be
+        taken": a period whose time runs out stays open while a declared shot, a penalty kick or
+        a free kick of a direct foul is still to be taken, and that includes the second touch of
+        a two-touch free kick (§9.2, or a §9.3 free kick taken in two touches): the free kick is
+        its two touches, and the second may itself be a declared shot. It ends once they are
+        played (or the second is lost, the first touch having touched an opponent)."""
+        second = state.memo.get("second") or {}
         return state.phase in ("shot_declared", "free_kick", "free_kick_two_touch", "penalty_kick") \
-            or bool(state.memo.get("shot"))
+            or bool(state.memo.get("shot")) \
+            or (second.get("kind") in DIRECT_FREE_KICKS and second.get("side") == state.to_move)
 
     # ------------------------------------------------------------------ delay of game
     def on_turn_timeout(self, ctx: Ctx, state: MatchState) -> MatchState:
@@ -138,8 +153,9 @@ class OneTouchReferee(Referee):
             return super().on_turn_timeout(ctx, state)
         side = state.to_move
         rule = self.section("technical")
-        ctx.emit("turn_timeout", side=side, rule=rule)
-        ctx.emit("technical_foul", side=side, at=state.ball, rule=rule, reason="delay_of_game")
+        ctx.emit("turn_timeout", "turn_timeout", side=side, rule=rule)
+        ctx.emit("technical_foul", "technical_foul.delay_of_game", side=side, at=state.ball, rule=rule,
+                 reason="delay_of_game")
         state = state.with_memo(second=None, special=None, shot=None, penalty=None)
         return self.indirect(ctx, state, other_side(side), state.ball, rule)
 
@@ -148,7 +164,7 @@ class OneTouchReferee(Referee):
                       **kw) -> MatchState:
         """The base's restart; at a direct free kick the fouled side's own buttons close to the
         spot may then be pushed back by its choice (§9.1, ``offer_push_back``)."""
-        state = state.with_memo(picked=None, own_push=None)
+        state = state.with_memo(picked=None, own_push=None, ball_anywhere=None)
         new = super().award_restart(ctx, state, kind, side, at, rule, **kw)
         if kind in DIRECT_FREE_KICKS:
             new = self.offer_push_back(new, side)
@@ -185,23 +201,19 @@ class OneTouchReferee(Referee):
         rule = self.section("arrangement")
         if kind not in PICK_UP_KINDS:
             if kind == "goal_kick":
-                return RuleViolation("at a goal kick buttons are arranged only in the arrangement's stages, "
-                                     "and not at all when the ball went straight out from the kicking "
-                                     "side's own half (rulebook 5.2)", rule)
-            return RuleViolation("buttons may not be placed now", rule)
+                return self.refusal("refused.goal_kick_no_pick_up", rule, side=action.side, piece=action.piece)
+            return self.refusal("refused.no_placing_now", rule, side=action.side)
         picked = state.memo.get("picked")
         if picked and picked != action.piece:
-            return RuleViolation(f"only one button is picked up to take a {kind.replace('_', ' ')}: "
-                                 f"button {picked} was", rule)
+            return self.refusal("refused.one_button_picked", rule, side=action.side, piece=action.piece,
+                                picked=picked)
         t = self.table
         if gap_to(action.at, t.button_radius, state.ball, t.ball_radius) > 60.0:
             push = state.memo.get("own_push") or {}
             if push.get("side") == action.side and action.piece in push.get("pieces", ()):
-                return RuleViolation(f"button {action.piece} may be pushed back 6 cm from the spot of the "
-                                     "foul (60 to 65 mm, rulebook 9.1) or placed by the ball to take the "
-                                     "free kick", "rulebook 9.1")
-            return RuleViolation("the button picked up to take a set piece is placed by the ball "
-                                 "(within 6 cm)", rule)
+                return self.refusal("refused.push_back_6cm", "rulebook 9.1", side=action.side,
+                                    piece=action.piece)
+            return self.refusal("refused.pick_up_by_ball", rule, side=action.side, piece=action.piece)
         return None
 
     # ------------------------------------------------------------------ helpers
@@ -240,7 +252,7 @@ class OneTouchReferee(Referee):
         if special and any(k != piece_key(special["side"], special["piece"]) for k in facts.touches):
             special = None
         state = after.with_memo(shot=None, penalty=None, second=None, special=special, picked=None,
-                                own_push=None)
+                                own_push=None, ball_anywhere=None)
         state = state.replace(restart=None)
 
         # §9 direct foul: before or with the ball
@@ -252,8 +264,7 @@ class OneTouchReferee(Referee):
             forward = end_sign(attacked_end(side, before.home_attacks)) * (facts.ball_end[0] - facts.ball_start[0])
             left = facts.result.ball_max_r > self.table.centre_circle_radius or facts.crossing is not None
             if forward <= 0 or left or not facts.touches:
-                return self.kick_off_fault(ctx, state, side, "the first touch must move the ball "
-                                           "forward and keep it in the centre circle")
+                return self.kick_off_fault(ctx, state, side, "first")
             return self.open_play(ctx, state, side).with_memo(
                 second={"side": side, "piece": facts.piece, "kind": "kick_off"},
                 special={"side": side, "piece": facts.piece})
@@ -262,8 +273,8 @@ class OneTouchReferee(Referee):
         if facts.goal_end is not None:
             return self.ball_in_goal(ctx, state, facts, is_shot, crossing.at if crossing else None)
         if is_shot:
-            ctx.emit("shot_missed", side=side, piece=facts.piece,
-                     rule=self.section("penalty") if pen else self.section("shot"))
+            ctx.emit("shot_missed", "shot_missed.penalty_kick" if pen else "shot_missed", side=side,
+                     piece=facts.piece, rule=self.section("penalty") if pen else self.section("shot"))
         if facts.ball_out is not None:
             return self.ball_out(ctx, before, state, facts)
 
@@ -276,8 +287,7 @@ class OneTouchReferee(Referee):
 
         if second and second.get("kind") == "kick_off":
             if facts.result.ball_max_r <= self.table.centre_circle_radius:
-                return self.kick_off_fault(ctx, state, side, "the second touch must take the ball "
-                                           "out of the centre circle")
+                return self.kick_off_fault(ctx, state, side, "second")
 
         # §9.2/§11 first touch of a 2-touch restart (a direct free kick not shot is one too)
         if before.phase in TWO_TOUCH or (before.phase == "free_kick" and not is_shot):
@@ -290,9 +300,18 @@ class OneTouchReferee(Referee):
             state = state.with_memo(special={"side": side, "piece": facts.piece})
         return self.open_play(ctx, state, opp)
 
-    def kick_off_fault(self, ctx: Ctx, state: MatchState, side: str, why: str) -> MatchState:
+    def kick_off_fault(self, ctx: Ctx, state: MatchState, side: str, touch: str) -> MatchState:
+        """§7: the ``"first"`` touch of a kick-off did not move the ball forward within the
+        centre circle, or the ``"second"`` did not take it out: a technical foul."""
         rule = self.section("kick_off")
-        ctx.emit("technical_foul", side=side, at=state.ball, rule=rule, reason="kick_off", detail=why)
+        if touch == "first":
+            ctx.emit("technical_foul", "technical_foul.kick_off_first_touch", side=side, at=state.ball,
+                     rule=rule, reason="kick_off",
+                     detail="the first touch must move the ball forward and keep it in the centre circle")
+        else:
+            ctx.emit("technical_foul", "technical_foul.kick_off_second_touch", side=side, at=state.ball,
+                     rule=rule, reason="kick_off",
+                     detail="the second touch must take the ball out of the centre circle")
         return self.indirect(ctx, state.with_memo(special=None, second=None), other_side(side), state.ball, rule)
 
     def direct_foul(self, ctx: Ctx, state: MatchState, facts: FlickFacts) -> MatchState:
@@ -304,8 +323,10 @@ class OneTouchReferee(Referee):
             offender, fouled, fouled_pos = c.b, c.a, c.a_pos
         spot = round_pos(c.at)
         t = self.table
-        ctx.emit("foul", side=side, piece=split_key(offender)[1], at=spot, rule=self.section("foul"),
-                 fouled=split_key(fouled)[1])
+        offending_piece, fouled_piece = split_key(offender)[1], split_key(fouled)[1]
+        key = "foul.by_keeper" if offending_piece == "gk" else "foul.on_keeper" if fouled_piece == "gk" else "foul"
+        ctx.emit("foul", key, side=side, piece=offending_piece, at=spot, rule=self.section("foul"),
+                 fouled=fouled_piece)
         state = state.with_memo(special=None, second=None)
         own_end = defended_end(side, state.home_attacks)
         fouled_piece = split_key(fouled)[1]
@@ -318,13 +339,15 @@ class OneTouchReferee(Referee):
         if inside and fouled_piece != "gk":
             return self.setup_penalty(ctx, state, opp, self.section("penalty"))
         if fouled_piece == "gk":
-            # §9.4: the ball anywhere in the keeper's penalty area (here: the foul's spot, brought inside)
+            # §9.4: the ball in the keeper's penalty area (the foul's spot, brought inside), which
+            # the taker may then place anywhere in that area
             keeper_end = defended_end(opp, state.home_attacks)
             area = t.penalty_area(keeper_end)
             r = t.ball_radius
             ball = (min(max(spot[0], area.x0 + r), area.x1 - r), min(max(spot[1], area.y0 + r), area.y1 - r))
             kind = "free_kick_two_touch" if t.in_half(ball, keeper_end) or ball[0] == 0 else "free_kick"
-            return self.award_restart(ctx, state, kind, opp, ball, "rulebook 9.4")
+            new = self.award_restart(ctx, state, kind, opp, ball, "rulebook 9.4")
+            return new.with_memo(ball_anywhere=keeper_end)  # the taker may move the ball in the area
         taker_defends = defended_end(opp, state.home_attacks)
         if t.in_half(spot, taker_defends) or spot[0] == 0:
             return self.award_restart(ctx, state, "free_kick_two_touch", opp, spot, "rulebook 9.2")
@@ -348,8 +371,9 @@ class OneTouchReferee(Referee):
                 return self.score_goal(ctx, state.with_memo(special=None), other_side(defender), at,
                                        self.section("own_goal"), own_goal=True, piece=facts.piece)
         if is_shot:
-            ctx.emit("shot_missed", side=side, piece=facts.piece, rule=self.section("shot"))
-        ctx.emit("invalid_goal", side=side, piece=facts.piece, at=at, rule=self.section("goal_kick"))
+            ctx.emit("shot_missed", "shot_missed", side=side, piece=facts.piece, rule=self.section("shot"))
+        ctx.emit("invalid_goal", "invalid_goal", side=side, piece=facts.piece, at=at,
+                 rule=self.section("goal_kick"))
         return self.goal_kick(ctx, state, defender, self.section("goal_kick"), facts)
 
     def ball_out(self, ctx: Ctx, before: MatchState, state: MatchState, facts: FlickFacts) -> MatchState:
@@ -407,8 +431,8 @@ class OneTouchReferee(Referee):
                     state = state.with_piece(side, pid, spot)
                 else:
                     out.append({"side": side, "piece": pid, "spot": list(spot), "turn": 0, "due": True})
-                ctx.emit("piece_moved", side=side, piece=pid, at=spot, rule=self.section("goal_area"),
-                         reason="goal_area")
+                ctx.emit("piece_moved", "piece_moved.goal_area", side=side, piece=pid, at=spot,
+                         rule=self.section("goal_area"), reason="goal_area")
         return self.own_goal_area_buttons(state.with_memo(out=out or None), facts)
 
     def own_goal_area_buttons(self, state: MatchState, facts: FlickFacts) -> MatchState:
@@ -452,22 +476,35 @@ class OneTouchReferee(Referee):
         if spot is None:
             return super().place_refusal(state, action)
         if math.dist(spot, action.at) > 1.0:
-            return RuleViolation(f"button {action.piece} may be left in its goal area or placed just "
-                                 f"outside the goal-area line where it entered, at [{spot[0]:g}, {spot[1]:g}], "
-                                 "nowhere else", self.section("goal_area"))
+            return self.refusal("refused.goal_area_choice_spot", self.section("goal_area"), side=action.side,
+                                piece=action.piece, x=spot[0], y=spot[1])
         return None
 
     def ball_place_refusal(self, state: MatchState, action: Place) -> RuleViolation | None:
         """§5.1: at its goal kick the taker may put the ball anywhere (wholly) inside its own
-        penalty area, before the kick."""
-        rule = self.section("goal_kick")
-        if state.phase != "goal_kick" or state.restart is None or state.restart.side != action.side:
-            return RuleViolation("the ball is placed by hand only by the side taking a goal kick", rule)
+        penalty area, before the kick; §9.4: so may the side taking the free kick of a foul on
+        its keeper (memo ``ball_anywhere``: the end of that penalty area)."""
         t = self.table
-        if not t.wholly_in_penalty_area(action.at, t.ball_radius, defended_end(action.side, state.home_attacks)):
-            return RuleViolation("at a goal kick the ball is placed anywhere inside the kicking side's "
-                                 "own penalty area", rule)
+        own_area = defended_end(action.side, state.home_attacks)
+        taker = state.restart is not None and state.restart.side == action.side
+        if taker and state.phase in DIRECT_FREE_KICKS and state.memo.get("ball_anywhere") == own_area:
+            if not t.wholly_in_penalty_area(action.at, t.ball_radius, own_area):
+                return self.refusal("refused.ball_in_penalty_area_keeper_foul", "rulebook 9.4", side=action.side)
+            return None
+        rule = self.section("goal_kick")
+        if state.phase != "goal_kick" or not taker:
+            return self.refusal("refused.ball_goal_kick_only", rule, side=action.side)
+        if not t.wholly_in_penalty_area(action.at, t.ball_radius, own_area):
+            return self.refusal("refused.ball_in_penalty_area", rule, side=action.side)
         return None
+
+    def on_place_ball(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
+        """The base's ball placed by hand; at a §9.4 free kick the opponents are then pushed 6 cm
+        from the ball's new spot (§9.1)."""
+        new = super().on_place_ball(ctx, state, action)
+        if state.memo.get("ball_anywhere") and state.phase in DIRECT_FREE_KICKS:
+            new = self.push_away(new, other_side(action.side), new.ball, keepers=True)
+        return new
 
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         busy = (state.memo.get("placing") or {}).get("stage") is not None or state.memo.get("penalty")
@@ -480,14 +517,14 @@ class OneTouchReferee(Referee):
             left = [e for e in new.memo.get("goal_area_choice", ())
                     if not (e["side"] == action.side and e["piece"] == action.piece)]
             new = new.with_memo(goal_area_choice=left or None)
-            ctx.emit("piece_moved", side=action.side, piece=action.piece, at=round_pos(action.at),
-                     rule=self.section("goal_area"), reason="goal_area_choice")
+            ctx.emit("piece_moved", "piece_moved.goal_area_choice", side=action.side, piece=action.piece,
+                     at=round_pos(action.at), rule=self.section("goal_area"), reason="goal_area_choice")
         elif pushed:
             push = dict(new.memo["own_push"])
             left = [pid for pid in push["pieces"] if pid != action.piece]
             new = new.with_memo(own_push={**push, "pieces": left} if left else None)
-            ctx.emit("piece_moved", side=action.side, piece=action.piece, at=round_pos(action.at),
-                     rule="rulebook 9.1", reason="pushed_back_by_choice")
+            ctx.emit("piece_moved", "piece_moved.pushed_back_by_choice", side=action.side, piece=action.piece,
+                     at=round_pos(action.at), rule="rulebook 9.1", reason="pushed_back_by_choice")
         elif picking:
             new = new.with_memo(picked=action.piece)
         return new
@@ -535,7 +572,8 @@ class OneTouchReferee(Referee):
             for a, b, c in combinations(near, 3):
                 if max(t.button_gap(a, b), t.button_gap(b, c), t.button_gap(a, c)) <= 180.0 \
                         and t.ball_in_triangle(ball, (a, b, c)):
-                    ctx.emit("technical_foul", side=side, at=ball, rule=rule, reason="triangle")
+                    ctx.emit("technical_foul", "technical_foul.triangle", side=side, at=ball, rule=rule,
+                             reason="triangle")
                     st = state.with_memo(special=None, second=None, rect=None)
                     return self.indirect(ctx, st, other_side(side), ball, rule)
         mover = facts.side
@@ -543,7 +581,8 @@ class OneTouchReferee(Referee):
         end_in = self.in_rectangle(ball, state.pieces.get(mover, {}))
         watch = state.memo.get("rect_watch")
         if end_in and (start_in or watch == mover):
-            ctx.emit("technical_foul", side=mover, at=ball, rule=rule, reason="rectangle")
+            ctx.emit("technical_foul", "technical_foul.rectangle", side=mover, at=ball, rule=rule,
+                     reason="rectangle")
             st = state.with_memo(special=None, second=None, rect_watch=None)
             return self.indirect(ctx, st, other_side(mover), ball, rule)
         if start_in and not end_in:

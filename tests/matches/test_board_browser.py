@@ -1,8 +1,14 @@
-"""The board in a real browser (issue 8): Chromium through Playwright, on the live test server.
+"""The board in a real browser (issues 8 and 17): Chromium through Playwright, on the live test
+server.
 
-Two players sign in (two browser contexts), check in on the fixture's page, and play moves by
-dragging on the canvas; each sees the other's move, and so does a spectator who is not signed
-in. A finished match replays from its log (play, step, jump to a goal).
+Two players check in on the fixture's page and play a fixture to full time, one on a desktop
+with a mouse, one on a 390 x 844 phone with touch; a spectator who is not signed in watches.
+Every board shows the referee's calls as sentences with their rule linked, a refused move is
+explained under the table, the phone's table fills the width with the player's own half on
+screen and plays a flick aimed with one finger, and every board switches to the official
+result within 2 s of adjudication, however late the worker is. A finished match replays from
+its log (play, step, jump to a goal). A button that may not play is drawn crossed out and says
+why on hover or tap.
 
 The browser is Debian's ``chromium`` (``.ci/run`` installs it; never ``playwright install``).
 Without it the test skips, unless ``REQUIRE_SERVICES`` is set (CI), where it fails.
@@ -10,8 +16,11 @@ Without it the test skips, unless ``REQUIRE_SERVICES`` is set (CI), where it fai
 from __future__ import annotations
 
 import functools
+import json
 import os
+import re
 import shutil
+import time
 from datetime import timedelta
 
 import pytest
@@ -21,6 +30,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PASSWORD = "board-test-pw"
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 def _browser_missing() -> str | None:
@@ -56,12 +68,19 @@ def browser():
             try:
                 yield b
             finally:
+                for context in list(b.contexts):  # no board polls the server after the test
+                    context.close()
                 b.close()
     finally:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        # The ORM calls ran in Playwright's greenlet, with a connection of their own: close
+        # it, or the test database cannot be dropped.
+        from django.db import connections
+
+        connections.close_all()
 
 
-def _league(slug: str, *, half_minutes: int):
+def _league(slug: str, *, half_minutes: int = 1, rule_params: dict | None = None):
     from django.contrib.auth import get_user_model
 
     from leagues.models import Club, ClubMembership, Competition, Entrant, Player
@@ -69,8 +88,7 @@ def _league(slug: str, *, half_minutes: int):
 
     competition = Competition.objects.create(
         name=f"Board {slug}", slug=slug, format="league", lots_seed=3, rule_set="one_touch",
-        halves=1, half_minutes=half_minutes, venue="online")
-    users = []
+        halves=1, half_minutes=half_minutes, venue="online", rule_params=rule_params or {})
     for i, (first, last, club) in enumerate([("Hana", "Home", "Reds"), ("Abel", "Away", "Blues")], start=1):
         user = get_user_model().objects.create_user(username=f"{slug}-{last.lower()}", password=PASSWORD,
                                                     first_name=first, last_name=last)
@@ -78,15 +96,13 @@ def _league(slug: str, *, half_minutes: int):
         club_obj = Club.objects.create(name=f"{club} {slug}", slug=f"{club.lower()}-{slug}")
         ClubMembership.objects.create(player=player, club=club_obj, start_date="2020-01-01")
         Entrant.objects.create(competition=competition, name=f"{first} {last}", seed=i, player=player, club=club_obj)
-        users.append(user)
     fixtures_generate(competition=competition)
     competition.fixtures.update(kickoff_at=timezone.now() + timedelta(minutes=10))  # check-in open now
     return competition, competition.fixtures.get()
 
 
-def _sign_in(browser, base: str, username: str):
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    page = context.new_page()
+def _sign_in(browser, base: str, username: str, device: dict):
+    page = browser.new_context(**device).new_page()
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
@@ -96,64 +112,91 @@ def _sign_in(browser, base: str, username: str):
     return page
 
 
-def _to_move(page) -> str:
-    return page.evaluate("botonera.header().state.to_move")
-
-
-def _drag_flick(page, side: str) -> None:
-    """Drags (pulls back) from the button of ``side`` nearest the ball, aiming at the ball."""
-    page.wait_for_function("botonera.idle()")
-    target = page.evaluate("""(side) => {
-        const v = botonera.pieces(), ball = v.ball;
-        let best = null, bestD = Infinity;
-        for (const [pid, p] of Object.entries(v.pieces[side])) {
-            if (pid === 'gk') continue;
+def _aim(page, side: str, piece: str | None, speed: float) -> dict:
+    """Where to press and where to let go to flick ``piece`` of ``side`` (the nearest to the
+    ball that may play, by default) at the ball at ``speed`` mm/s: a pull straight back."""
+    target = page.evaluate("""([side, piece]) => {
+        const v = botonera.pieces(), ball = v.ball, barred = botonera.header().may_not_play || {};
+        let best = piece, bestD = Infinity;
+        if (!best) for (const [pid, p] of Object.entries(v.pieces[side])) {
+            if (pid === 'gk' || pid in barred) continue;
             const d = Math.hypot(p[0] - ball[0], p[1] - ball[1]);
             if (d < bestD) { best = pid; bestD = d; }
         }
         return {piece: best, at: botonera.screenOf(side, best), ball: botonera.screenOf(side, 'ball')};
-    }""", side)
+    }""", [side, piece])
     x, y = target["at"]["x"], target["at"]["y"]
     dx, dy = target["ball"]["x"] - x, target["ball"]["y"] - y
-    norm = max(1.0, (dx * dx + dy * dy) ** 0.5)
-    pull = 45.0  # screen pixels, away from the ball: the flick goes towards it
-    page.mouse.move(x, y)
+    norm = max(1e-6, (dx * dx + dy * dy) ** 0.5)
+    pull = speed / 2500 * 300 * target["at"]["scale"]  # a 300 mm pull is the fastest flick (aim.js)
+    return {"piece": target["piece"], "from": (x, y), "to": (x - dx / norm * pull, y - dy / norm * pull)}
+
+
+def _mouse_flick(page, side: str, piece: str | None = None, speed: float = 900) -> str:
+    page.wait_for_function("botonera.idle()")
+    aim = _aim(page, side, piece, speed)
+    (x0, y0), (x1, y1) = aim["from"], aim["to"]
+    page.mouse.move(x0, y0)
     page.mouse.down()
     for k in range(1, 6):
-        page.mouse.move(x - dx / norm * pull * k / 5, y - dy / norm * pull * k / 5)
+        page.mouse.move(x0 + (x1 - x0) * k / 5, y0 + (y1 - y0) * k / 5)
     page.mouse.up()
+    return aim["piece"]
 
 
-def _play_one_move(page, side: str) -> None:
-    """The player of ``side`` makes one move the rules accept: a flick by drag, or Ready when
-    a placing (or the keeper for a declared shot) is awaited."""
-    before = page.evaluate("botonera.header().seq")
-    state = page.evaluate("botonera.header().state")
-    if state["phase"] == "shot_declared" or (state.get("memo") or {}).get("placing"):
-        page.click("#ready")
-    else:
-        _drag_flick(page, side)
-    try:
-        page.wait_for_function(f"botonera.header().seq > {before}", timeout=5000)
-    except Exception:  # refused (the message says why): say ready instead
-        page.click("#ready")
-        page.wait_for_function(f"botonera.header().seq > {before}", timeout=5000)
+def _finger(page):
+    """Real touch events through Chrome's input pipeline: they scroll, tap and drag as a finger."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float = 0, y: float = 0) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    return touch
 
 
+def _touch_drag(touch, start, end, steps: int = 6) -> None:
+    touch("touchStart", *start)
+    for k in range(1, steps + 1):
+        touch("touchMove", start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
+    touch("touchEnd")
+
+
+def _touch_flick(page, touch, side: str, speed: float = 1200) -> str:
+    page.wait_for_function("botonera.idle()")
+    aim = _aim(page, side, None, speed)
+    _touch_drag(touch, aim["from"], aim["to"])
+    return aim["piece"]
+
+
+def _seq(page) -> int:
+    return page.evaluate("botonera.header().seq")
+
+
+def _feed_reads_as_sentences(page) -> None:
+    items = page.evaluate("""() => [...document.querySelectorAll('#feed li')].map(li => ({
+        text: li.querySelector('.what').textContent, event: li.classList.contains('event'),
+        rule: li.querySelector('.rule') && li.querySelector('.rule').getAttribute('href')}))""")
+    assert items, "the feed is empty"
+    for item in items:
+        assert item["text"].endswith(".") and not BARE_KEY.search(item["text"]), item
+        if item["event"] and item["rule"] is not None:
+            assert item["rule"].startswith("/rules/#"), item
+
+
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, browser):
-    from leagues.management.commands.play_fixtures import play_bot_match
-    from matches.models import Match
+def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator(live_server, browser, monkeypatch):
+    from matches import tasks
+    from matches.models import Match, MatchAction
+    from matches.services.adjudication import match_adjudicate
 
+    # the worker is late: full time is called, then the result becomes official when the test says
+    late = []
+    monkeypatch.setattr(tasks.adjudicate_match, "enqueue", lambda match_id: late.append(match_id))
     base = live_server.url
-    competition, fixture = _league("brd", half_minutes=5)
-    # a finished match to replay: computer against computer, one half of one minute
-    _, finished_fixture = _league("rpl", half_minutes=1)
-    finished = play_bot_match(fixture=finished_fixture)
-    assert finished.status == Match.Status.ADJUDICATED and finished.seq > 0
-
-    home = _sign_in(browser, base, "brd-home")
-    away = _sign_in(browser, base, "brd-away")
+    competition, fixture = _league("ft", rule_params={"half_minutes": 0.75})
+    home = _sign_in(browser, base, "ft-home", DESKTOP)
+    away = _sign_in(browser, base, "ft-away", PHONE)
 
     # the competition's page links the fixture; the fixture's page lets each player check in
     home.goto(f"{base}/competitions/{competition.slug}/")
@@ -161,61 +204,109 @@ def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, bro
     home.click("#check-in")
     home.wait_for_selector("text=You are checked in")
     away.goto(f"{base}/fixtures/{fixture.pk}/")
-    assert "✓ Checked in" in away.inner_text("#checkin-home")
     away.click("#check-in")
     away.wait_for_url("**/matches/*/")
     home.wait_for_url("**/matches/*/", timeout=10000)  # the fixture's page moves on at kick-off
     fixture.refresh_from_db()
     match = fixture.match
     assert match.status == Match.Status.LIVE
-
-    spectator = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    spectator = browser.new_context(**DESKTOP).new_page()
     spectator.goto(f"{base}/matches/{match.pk}/")
-    # the competition's page shows the live match
-    watch = browser.new_context().new_page()
-    watch.goto(f"{base}/competitions/{competition.slug}/")
-    assert watch.locator(f"a[href='/matches/{match.pk}/']").count() >= 1
-    watch.context.close()
+    boards = (home, away, spectator)
+    for page in boards:
+        page.wait_for_function("window.botonera && botonera.idle()")
 
-    pages = {"home": home, "away": away}
-    moved = {"home": 0, "away": 0}
-    for _ in range(8):
-        side = _to_move(home)
-        assert _to_move(away) == side or away.wait_for_function(f"botonera.header().state.to_move == '{side}'")
-        _play_one_move(pages[side], side)
-        moved[side] += 1
-        seq = pages[side].evaluate("botonera.header().seq")
-        for page in (home, away, spectator):  # every board sees the move within a second or so
-            page.wait_for_function(f"botonera.lastSeq() >= {seq} && botonera.idle()", timeout=8000)
-        if moved["home"] and moved["away"]:
-            break
-    assert moved["home"] and moved["away"], moved
+    # the phone: the table fills the width, the own half at the bottom, the controls under it,
+    # all on screen without scrolling
+    phone = away.evaluate("""() => {
+        const c = document.getElementById('board').getBoundingClientRect();
+        return {scrollY, innerHeight, innerWidth, left: c.left, width: c.width, top: c.top, bottom: c.bottom,
+                controls: document.getElementById('controls').getBoundingClientRect().bottom,
+                ownKeeper: botonera.screenOf('away', 'gk').y, theirKeeper: botonera.screenOf('home', 'gk').y};
+    }""")
+    assert phone["scrollY"] == 0 and phone["left"] == 0 and phone["width"] == phone["innerWidth"] == 390, phone
+    assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], phone
+    assert phone["theirKeeper"] < (phone["top"] + phone["bottom"]) / 2 < phone["ownKeeper"] < phone["bottom"], phone
 
+    # hints, off in a league match, say what to do at the kick-off once switched on
+    assert not home.is_visible("#hint")
+    home.click("#hints-toggle")
+    home.wait_for_selector("#hint:not([hidden])")
+    assert home.inner_text("#hint-text").startswith("Your kick-off: two touches")
+
+    # a refused move is explained under the table, in a sentence, with its rule linked
+    home.click("#declare-shot")
+    home.wait_for_selector("#message.bad a.rule[href^='/rules/#']")
+    assert home.inner_text("#message").startswith("Not allowed: ")
+
+    # home kicks off with the mouse: a gentle first touch, then the other button's second
+    before = _seq(home)
+    _mouse_flick(home, "home", "1", speed=400)
+    home.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
+    if home.evaluate("botonera.header().state.to_move") == "home":
+        before = _seq(home)
+        _mouse_flick(home, "home", "2", speed=1500)
+        home.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
+
+    # the phone: a swipe on the table away from the buttons scrolls the page; a flick aimed with
+    # one finger from a button is sent and accepted
+    away.wait_for_function("botonera.header().state.to_move === 'away' && botonera.idle()", timeout=10000)
+    finger = _finger(away)
+    _touch_drag(finger, (12, phone["top"] + 560), (12, phone["top"] + 260))
+    away.wait_for_function("scrollY > 100")
+    away.evaluate("""async () => {   // the fling comes to rest, then back to the top
+        for (let last = -1; scrollY !== last;) { last = scrollY; await new Promise((r) => setTimeout(r, 250)); }
+        window.scrollTo(0, 0);
+    }""")
+    before = _seq(away)
+    piece = _touch_flick(away, finger, "away")
+    away.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
+    row = MatchAction.objects.get(match=match, seq=before + 1)
+    assert row.side == "away" and row.action["type"] == "flick" and row.action["piece"] == piece
+    assert away.evaluate("scrollY") == 0  # the drag did not scroll the page
+
+    # every board shows every call as a sentence, with the players' names
     seq = Match.objects.get(pk=match.pk).seq
-    flicks = [r for r in Match.objects.get(pk=match.pk).actions.all() if r.action["type"] == "flick"]
-    assert flicks, "no flick was played by dragging"
-    for page in (home, away, spectator):
-        page.wait_for_function(f"botonera.lastSeq() >= {seq}")
-        feed = page.inner_text("#feed")
-        for row in flicks:
-            assert f"flicks {row.action['piece']}" in feed
-    assert "Home" in spectator.inner_text("#feed") and "Away" in spectator.inner_text("#feed")
+    for page in boards:
+        page.wait_for_function(f"botonera.lastSeq() >= {seq} && botonera.idle()", timeout=8000)
+        _feed_reads_as_sentences(page)
+    feed = spectator.inner_text("#feed")
+    assert "Home flicks button 1 at 400 mm/s." in feed and f"Away flicks button {piece} at" in feed
 
-    # a reconnecting board catches up from the log
-    late = browser.new_context().new_page()
-    late.goto(f"{base}/matches/{match.pk}/")
-    late.wait_for_function(f"botonera.lastSeq() >= {seq}")
-    # the calls made before the page opened arrive from the log just after it loads
-    late.wait_for_function(
-        f"document.querySelector('#feed').innerText.split('flicks').length - 1 >= {len(flicks)}",
-        timeout=8000)
+    # full time: every board sees it (the board whose poll applied it, and the others) and
+    # keeps asking until the result is official
+    for page in boards:
+        page.wait_for_function("botonera.header().finished", timeout=60000)
+    for page in boards:
+        page.wait_for_function("botonera.replayPos() !== null && botonera.idle()", timeout=10000)
+    for page in (home, away):  # the replay keeps no live controls, no stale message
+        assert not page.is_visible("#controls") and page.inner_text("#message") == ""
+    assert not any(page.is_visible("#official") for page in boards)
+    assert late == [match.pk]
+    match_adjudicate(match_id=match.pk)  # then its fixture makes the result official (eager here)
+    time.sleep(2.0)
+    for page in boards:
+        assert page.is_visible("#official"), page.url
+        assert page.inner_text("#official").startswith("Official result: Home ")
+        assert page.text_content("#status-badge") == "Official result"
+    assert spectator.evaluate("botonera.replayPos()") == Match.objects.get(pk=match.pk).seq
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, browser):
+    from leagues.management.commands.play_fixtures import play_bot_match
+
+    base = live_server.url
+    _, finished_fixture = _league("rpl")
+    finished = play_bot_match(fixture=finished_fixture)
 
     # the replay of the finished match: it opens at full time; play, step, jump to a goal
-    replay = browser.new_context().new_page()
+    replay = browser.new_context(**DESKTOP).new_page()
     replay.goto(f"{base}/matches/{finished.pk}/")
     replay.wait_for_selector("#replay:not([hidden])")
     total = finished.seq
     replay.wait_for_function(f"botonera.replayPos() === {total}")
+    assert replay.inner_text("#official").startswith("Official result: ")
     replay.click("#rp-back")
     assert replay.evaluate("botonera.replayPos()") == total - 1
     replay.fill("#rp-range", "0")
@@ -230,11 +321,72 @@ def test_two_players_and_a_spectator_on_the_board_then_a_replay(live_server, bro
     if replay.locator(".goal-jump").count():
         replay.click(".goal-jump >> nth=0")
         replay.wait_for_selector("#feed li.ev-goal", timeout=10000)
-    assert "Full time" in replay.inner_text("#period") or replay.evaluate("botonera.replayPos()") < total
-    for context in list(browser.contexts):  # no board polls the server after the test
-        context.close()
-    # The ORM calls above ran in Playwright's greenlet, with a connection of their own: close it,
-    # or the test database cannot be dropped.
-    from django.db import connections
+    _feed_reads_as_sentences(replay)
 
-    connections.close_all()
+    # A live match whose feed says a button may not play: it is drawn crossed out, and says why
+    # on hover (desktop) or tap (phone). (The feed's ``may_not_play`` is the referee's.)
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, live_fixture = _league("bar")
+    match = setup_match(live_fixture, timezone.now())
+    for entrant in (live_fixture.home, live_fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    reason = {"text": "Button 7 came back from out of bounds and sits out this turn.",
+              "rule": "rulebook 8", "rule_url": "/rules/#rulebook-8"}
+
+    def barred_feed(route):
+        response = route.fetch()
+        data = response.json()
+        data["match"]["may_not_play"] = {"7": reason}
+        route.fulfill(response=response, body=json.dumps(data))
+
+    for device in (DESKTOP, PHONE):
+        page = browser.new_context(**device).new_page()
+        page.route("**/feed/**", barred_feed)
+        page.goto(f"{base}/matches/{match.pk}/")
+        side = page.evaluate("botonera.header().state.to_move")
+        page.wait_for_function("botonera.marked().includes('7')")
+        at = page.evaluate(f"botonera.screenOf('{side}', '7')")
+        if device is DESKTOP:
+            page.mouse.move(at["x"], at["y"])
+            page.wait_for_selector("#tip:not([hidden])")
+            assert page.inner_text("#tip").startswith(reason["text"])
+        else:
+            page.touchscreen.tap(at["x"], at["y"])
+            page.wait_for_selector("#message a.rule[href='/rules/#rulebook-8']")
+            assert page.inner_text("#message").startswith(reason["text"])
+        page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_board_runs_under_the_content_security_policy(live_server, browser):
+    """The board's modules, its data blocks and its colours need no inline script and no style
+    attribute: under the site's policy it loads, paints and speaks with no violation."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("csp")
+    match = setup_match(fixture, timezone.now())
+    home_user, away_user = fixture.home.player.user, fixture.away.player.user
+    online.check_in(match_id=match.pk, user=home_user)
+    online.check_in(match_id=match.pk, user=away_user)
+    # a kick-off flicked too hard: a technical foul, for the feed to say
+    assert online.submit_action(match_id=match.pk, user=home_user, seq=1, action_json={
+        "type": "flick", "piece": "1", "angle_deg": -40.9, "speed_mm_s": 2500}).status_code == 201
+
+    page = browser.new_context(bypass_csp=False, **PHONE).new_page()
+    violations = []
+    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    response = page.goto(f"{live_server.url}/matches/{match.pk}/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    for _ in range(100):  # polled from here: a probe evaluated in the page would be an eval
+        if page.evaluate("() => !!(window.botonera && document.querySelector('#feed li.ev-technical_foul'))"):
+            break
+        time.sleep(0.1)
+    feed = page.inner_text("#feed")
+    assert "Technical foul by Home at the kick-off: " in feed
+    painted = page.evaluate("() => getComputedStyle(document.querySelector('.scoreboard .dot')).getPropertyValue('--fill')")
+    assert painted.strip().startswith("#")
+    assert violations == []
+    page.context.close()

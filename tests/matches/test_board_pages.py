@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from matches.models import Match
+from matches.services import online
 from matches.services.spectating import BOT_PACE_S, bot_match_step
 from simulation.state import MatchState
 from tests.matches.conftest import make_league, setup_match, users_of
@@ -69,3 +70,46 @@ def test_replay_holds_the_state_after_every_row():
     assert len(data["actions"]) == match.seq
     for row in data["actions"]:
         assert MatchState.from_json(row["state"]).state_hash() == row["state_hash"]
+
+
+def test_play_lists_a_fixture_awaiting_your_check_in_as_not_checked_in():
+    """The opponent checked in: the match is "checked in", but this player is not (issue 17)."""
+    fixture = make_league(2, slug="waits").fixtures.get()
+    home, away = users_of(fixture)
+    match = setup_match(fixture, timezone.now() + timedelta(minutes=10))
+    online.check_in(match_id=match.pk, user=away)
+    client = Client()
+    client.force_login(home)
+    page = client.get("/play/").content.decode()
+    assert "Not checked in yet" in page and "Checked in" not in page
+    assert f'href="/fixtures/{fixture.pk}/">Check in</a>' in page
+    other = Client()
+    other.force_login(away)
+    assert "You are checked in; waiting for your opponent" in other.get("/play/").content.decode()
+
+
+def test_a_board_opened_after_full_time_is_a_replay_with_the_official_result():
+    from leagues.management.commands.play_fixtures import play_bot_match
+
+    fixture = make_league(2, slug="over").fixtures.get()
+    match = play_bot_match(fixture=fixture)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    config = page.split('id="board-config" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert '"official"' in config and "Official result: " in config
+
+
+def test_a_practice_board_shows_hints_and_how_to_play():
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username="newcomer")
+    match = online.practice_create(user=user)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    config = page.split('id="board-config" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert '"hints": true' in config
+    for item in ("Kick-off", "Set pieces", "Declaring a shot", "Goalkeeper"):
+        assert f"<b>{item}</b>" in page
+    assert page.count('<svg class="pic"') == 5
+    strings = page.split('id="board-strings" type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert "Your kick-off: two touches" in strings

@@ -43,6 +43,16 @@ def test_a_value_out_of_its_range_is_named(name, value, words):
         Table.from_params({name: value})
 
 
+@pytest.mark.parametrize("length, width", [(1000, 1000), (900, 1000)])
+def test_the_touch_line_is_longer_than_the_goal_line(length, width):
+    """Rulebook 1a: "The playing area must be rectangular. The length of the touchline must be
+    greater than the length of the goal line." The field is a rectangle by construction."""
+    with pytest.raises(ValueError, match="field_length must be greater than params.field_width"):
+        Table.from_params({"field_length": length, "field_width": width, "table_length": 1850,
+                           "table_width": 1850})
+    assert Table.from_params({"field_length": 1001, "field_width": 1000, "table_width": 1100}).field.x1 == 500.5
+
+
 def test_areas_and_halves():
     assert T.touches_penalty_area((835 - 270 - 4, 0), 5, "+x")
     assert not T.touches_penalty_area((835 - 270 - 6, 0), 5, "+x")
