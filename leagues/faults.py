@@ -494,7 +494,7 @@ def redis_outage(*, database_url: str, log_dir: Path, outage_s: float = 30.0, co
         entrant = withdrawing.entrants.order_by("seed").last()
         # full time (60 s of match time) a third of the way into the outage
         kicked_off = timezone.now() - timedelta(seconds=60 - outage_s / 3)
-        Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=kicked_off)
+        Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=kicked_off, playable_since=kicked_off)
         fixture.refresh_from_db()
         for side in ("home", "away"):
             match = fixture_check_in(fixture=fixture, user=getattr(fixture, side).player.user, now=kicked_off)
@@ -605,7 +605,7 @@ def bot_match_to_full_time(slug: str, *, half_minutes: int = 10, seconds_per_act
     competition = make_competition(slug, 2, venue="online", accounts=True, half_minutes=half_minutes)
     fixture = competition.fixtures.get()
     now = timezone.now() - timedelta(hours=3)
-    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=now)
+    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=now, playable_since=now)
     fixture.refresh_from_db()
     tasks.adjudicate_match.enqueue_on_commit = lambda **kw: None  # the worker of the run does it
     try:
