@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last: turns a sign-in refused by a lockout into its 429 (config.lockout)
     "axes.middleware.AxesMiddleware",
+    # a write that met another and could not wait is a 409 busy, never a 500
+    "leagues.middleware.BusyAsConflict",
 ]
 
 ROOT_URLCONF = "config.urls"

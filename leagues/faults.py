@@ -952,7 +952,10 @@ def sqlite_make_run(*, log_dir: Path, seconds: float = 30.0, spectators: int = 5
                 problems.append(f"two tabs, same move ({'same' if same_key else 'new'} key): {statuses}")
             reply = tally.add("tab_read", player.request("GET", f"/api/matches/{match['id']}/"))
             match = reply.json()
+        import_s = None
         while time.monotonic() - started < seconds or importer.running:
+            if import_s is None and not importer.running:
+                import_s = round(time.monotonic() - started, 1)
             if time.monotonic() - started > seconds + 300:
                 problems.append("the import did not end within 5 minutes")
                 break
@@ -963,7 +966,8 @@ def sqlite_make_run(*, log_dir: Path, seconds: float = 30.0, spectators: int = 5
             thread.join(70)
         importer.stop()
         figures.update({"races": dict(outcomes), "spectators": spectators,
-                        "import_exit": importer.proc.returncode, "import_s": None})
+                        "import_exit": importer.proc.returncode,
+                        "import_s": import_s if import_s is not None else round(time.monotonic() - started, 1)})
         figures.update(tally.figures())
         if importer.proc.returncode != 0:
             problems.append(f"the import exited {importer.proc.returncode}: {importer.text()[-500:]}")

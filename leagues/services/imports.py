@@ -50,8 +50,10 @@ from leagues.services.results import (
     ResultConflict,
     current_result,
     official_for,
+    result_values,
     result_write,
     settle,
+    status_of,
 )
 
 REQUIRED = ("home", "away", "home_goals", "away_goals")
@@ -389,6 +391,8 @@ def results_import(
 
         stages: dict[str, Stage] = {s.name.casefold(): s for s in competition.stages.all()}
         groups: dict[tuple[int, str], Group] = {}
+        members: dict[Group, set[Entrant]] = {}
+        made: list[tuple[Fixture, ResultRow]] = []  # fixtures this file makes, written at the end
         rounds: dict[tuple[int, str], Round] = {}
         positions: dict[tuple[int, int | None], int] = {}
         next_order = max((s.order for s in stages.values()), default=0) + 1
@@ -417,7 +421,7 @@ def results_import(
                 if group is None:
                     group, _created = Group.objects.get_or_create(stage=stage, name=row.group)
                     groups[(stage.pk, row.group)] = group
-                group.entrants.add(home, away)
+                members.setdefault(group, set()).update((home, away))
             rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(stage_name.casefold(), 0))
             # a competition made by this file has no fixture yet (a pairing is once a round)
             fixture = None if created else _fixture_of(competition, rnd, group, home, away)
@@ -428,15 +432,20 @@ def results_import(
                     taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
                     positions[key] = taken.position + 1 if taken else 0
                 day = row.date or rnd.date
-                fixture = Fixture.objects.create(
+                made.append((Fixture(
                     competition=competition, round=rnd, group=group, position=positions[key],
                     home=home, away=away, date=day, kickoff_at=competition.kickoff_on(day), status_changed_at=now,
                     playable_since=now,
-                )
+                ), row))
                 positions[key] += 1
+                continue
             fixture.competition = competition
-            _import_row(fixture, row, update=update, by=recorded_by, now=now, new=new)
+            _import_row(fixture, row, update=update, by=recorded_by, now=now)
             lines[fixture.pk] = row.line
+        for group, entrants_of_group in members.items():
+            group.entrants.add(*entrants_of_group)
+        _write_made(made, by=recorded_by, now=now)
+        lines.update({fixture.pk: row.line for fixture, row in made})
         _check_knockouts_go_on(competition, lines)
         try:
             settle(competition=competition, by=recorded_by, now=now)
@@ -509,17 +518,34 @@ def _official_of(fixture: Fixture, row: ResultRow) -> tuple[Recorded, Official]:
     return recorded, official
 
 
-def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now, new: bool = False) -> None:
-    """Records the row's result on ``fixture`` (its competition locked): a fixture this import
-    has just made (``new``) takes it as it is; another is locked and checked again
-    (``_check_row``) under the lock."""
-    if new:
-        previous, (recorded, official) = None, _official_of(fixture, row)
-    else:
-        fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
-            "round__stage", "home", "away").get(pk=fixture.pk)
-        current_result(fixture)  # the result's row locked
-        previous, recorded, official = _check_row(fixture, row, update=update)
+def _write_made(made: list[tuple[Fixture, ResultRow]], *, by, now) -> None:
+    """Writes the fixtures the file makes with their official results and their history, a few
+    statements for the whole file (the results checked by ``_official_of``)."""
+    results, befores = [], []
+    for fixture, row in made:
+        recorded, official = _official_of(fixture, row)
+        befores.append(fixture_state(fixture, result=None))
+        fixture.status, fixture.status_changed_by = status_of(recorded), by if getattr(by, "pk", None) else None
+        results.append(Result(fixture=fixture, **result_values(
+            fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT, match=None,
+            discipline=(row.home_discipline, row.away_discipline), by=by, now=now)))
+    Fixture.objects.bulk_create([fixture for fixture, _row in made])
+    Result.objects.bulk_create(results)  # each with its fixture's id, known now
+    FixtureChange.objects.bulk_create([
+        FixtureChange(fixture=fixture, kind=FixtureChange.Kind.RESULT, at=now,
+                      by=by if getattr(by, "pk", None) else None, reason=f"import, line {row.line}",
+                      before=before, after=fixture_state(fixture, result=result))
+        for (fixture, row), result, before in zip(made, results, befores, strict=True)
+    ])
+
+
+def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
+    """Records the row's result on an existing ``fixture`` (its competition locked), locked and
+    checked again (``_check_row``) under the lock."""
+    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
+        "round__stage", "home", "away").get(pk=fixture.pk)
+    current_result(fixture)  # the result's row locked
+    previous, recorded, official = _check_row(fixture, row, update=update)
     before = fixture_state(fixture, result=previous)
     result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT,
                           match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)

@@ -56,7 +56,9 @@ def results_changed(competition_id: int) -> None:
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
 
 
-def _transient(exc: OperationalError) -> bool:
+def is_transient(exc: OperationalError) -> bool:
+    """Whether ``exc`` is a write that met another one (a deadlock, a serialization failure, a lock
+    not granted in time; SQLite's \"database is locked\"): worth another try, never a bug."""
     text = str(exc).lower()
     cause = getattr(exc, "__cause__", None)
     sqlstate = getattr(cause, "sqlstate", None) or getattr(getattr(cause, "diag", None), "sqlstate", None)
@@ -76,7 +78,7 @@ def retry_conflicts(func: Callable[..., T]) -> Callable[..., T]:
             try:
                 return func(*args, **kwargs)
             except OperationalError as exc:
-                if not _transient(exc):
+                if not is_transient(exc):
                     raise
                 logger.info("%s met another write (%s); attempt %s", func.__name__, exc, attempt + 1)
                 if attempt == RETRIES:

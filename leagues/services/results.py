@@ -110,21 +110,12 @@ def official_for(fixture: Fixture, recorded: Recorded) -> Official:
     return official_result(recorded, rules_for(fixture=fixture))
 
 
-def result_write(
+def result_values(
     *, fixture: Fixture, recorded: Recorded, official: Official, source: str, match: Match | None,
     discipline: tuple[int, int], by, now: datetime, reason: str = "",
-) -> Result:
-    """Stores ``official`` as the fixture's result and moves the fixture to played or walkover
-    (the caller holds the locks and checked the fixture takes a result). An online match set up
-    for the fixture but not started is annulled: this result takes its place."""
-    winner = fixture.entrant(official.winner_side) if official.winner_side else None
-    if fixture.match_id is not None and match is None:
-        unstarted = Match.objects.select_for_update().filter(pk=fixture.match_id).first()
-        if unstarted is not None and not unstarted.is_started:
-            online.match_annul(match_id=unstarted.pk, by=by if getattr(by, "pk", None) else None, now=now)
-            fixture.match = None
-            fixture.save(update_fields=["match"])
-    result, _created = Result.objects.update_or_create(fixture=fixture, defaults={
+) -> dict[str, Any]:
+    """The fields of the ``Result`` that makes ``official`` the fixture's result."""
+    return {
         "source": source, "match": match, "reason": reason or "",
         "outcome": recorded.outcome, "outcome_side": recorded.outcome_side or "",
         "table_home_goals": recorded.home_goals, "table_away_goals": recorded.away_goals,
@@ -132,10 +123,34 @@ def result_write(
         "home_shootout": recorded.home_shootout, "away_shootout": recorded.away_shootout,
         "home_discipline": discipline[0], "away_discipline": discipline[1],
         "home_goals": official.home_goals, "away_goals": official.away_goals,
-        "winner_side": official.winner_side, "winner": winner,
+        "winner_side": official.winner_side,
+        "winner": fixture.entrant(official.winner_side) if official.winner_side else None,
         "recorded_by": by if getattr(by, "pk", None) else None, "recorded_at": now, "adjudicated_at": now,
-    })
-    status = Fixture.Status.WALKOVER if recorded.outcome == Outcome.WALKOVER else Fixture.Status.PLAYED
+    }
+
+
+def status_of(recorded: Recorded) -> str:
+    """The status of a fixture with the result ``recorded``: walkover or played."""
+    return Fixture.Status.WALKOVER if recorded.outcome == Outcome.WALKOVER else Fixture.Status.PLAYED
+
+
+def result_write(
+    *, fixture: Fixture, recorded: Recorded, official: Official, source: str, match: Match | None,
+    discipline: tuple[int, int], by, now: datetime, reason: str = "",
+) -> Result:
+    """Stores ``official`` as the fixture's result and moves the fixture to played or walkover
+    (the caller holds the locks and checked the fixture takes a result). An online match set up
+    for the fixture but not started is annulled: this result takes its place."""
+    if fixture.match_id is not None and match is None:
+        unstarted = Match.objects.select_for_update().filter(pk=fixture.match_id).first()
+        if unstarted is not None and not unstarted.is_started:
+            online.match_annul(match_id=unstarted.pk, by=by if getattr(by, "pk", None) else None, now=now)
+            fixture.match = None
+            fixture.save(update_fields=["match"])
+    result, _created = Result.objects.update_or_create(fixture=fixture, defaults=result_values(
+        fixture=fixture, recorded=recorded, official=official, source=source, match=match, discipline=discipline,
+        by=by, now=now, reason=reason))
+    status = status_of(recorded)
     if fixture.status != status:
         fixture.set_status(status, by=by if getattr(by, "pk", None) else None, now=now)
     if fixture.match_id is not None and (match is None or match.pk == fixture.match_id):
