@@ -11,7 +11,7 @@ LOAD_ARGS         ?= --matches 200 --actions 25
 # DEBUG is off unless set (config/settings.py): the local targets below are development, so on
 DEBUG ?= 1
 
-.PHONY: install run test lint bench worker beat clean
+.PHONY: install run test lint bench faults worker beat clean
 
 # the simulation's C part is built in place by the install: when it is missing (a `git clean`,
 # a removed file), the install runs again
@@ -46,6 +46,10 @@ bench: $(STAMP)
 	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
 	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
 	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
+
+# faults and concurrency against its own redis-server, gunicorn, worker and beat (issue 14)
+faults: $(STAMP)
+	$(PY) -m leagues.faults $(FAULTS_ARGS)
 
 worker: export DEBUG := $(DEBUG)
 worker: $(STAMP)

@@ -4,8 +4,9 @@ Environment variables (all optional; the defaults give the embedded set-up):
 
 - ``DATABASE_URL``: any URL dj-database-url reads; default a SQLite file ``db.sqlite3`` at the
   repository root.
-- ``REDIS_URL``: Redis for the Celery broker, result backend and the cache. Unset: Celery tasks
-  run in-process, eagerly, and the cache is local memory.
+- ``REDIS_URL``: Redis for the Celery broker and the cache. Unset: Celery tasks run in-process,
+  eagerly, and the cache is local memory. Redis down is never an error of a request: the cache
+  fails open and a task that cannot be sent is found later by the sweeper (README).
 - ``SECRET_KEY``: required when ``DEBUG`` is off.
 - ``DEBUG``: off unless set (``0``/``false``: production, with the settings ``manage.py check
   --deploy`` asks for); ``1``/``true`` for development (``make run`` and the tests set it).
@@ -79,6 +80,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "matches",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -122,6 +124,17 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves several requests at once (runserver's threads, an import in
+    # another process): readers never wait for a writer (WAL), a transaction takes the write
+    # lock when it begins (IMMEDIATE: no deadlock upgrading a read to a write, which SQLite
+    # answers at once with "database is locked"), and a writer waits for another for up to
+    # SQLITE_BUSY_TIMEOUT seconds instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -179,44 +192,67 @@ LOGOUT_REDIRECT_URL = "/"
 
 # --- Redis: Celery broker and cache -------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# seconds to connect to Redis or wait for its answer, when sending a task (a request never
+# waits longer for a broker that is down: the sweeper sends the work later)
+BROKER_TIMEOUT = float(os.environ.get("BROKER_TIMEOUT", "2"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"  # in-process; tasks run eagerly
-CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+# No result backend: what a task did is in the database (an official result, standings
+# computed from a version of the results), and nothing reads a task's return value. A result
+# backend would also be Redis in the path of every request that sends a task (its reconnection
+# alone held a request for 19 s with Redis down).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
-CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# The net under a broker that was down or a worker that died: pending work, from the database.
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE: dict = {
     # Online matches: apply the turn, shot-wait, period and check-in deadlines that have passed.
-    "matches-tick-deadlines": {"task": "matches.tasks.tick_matches", "schedule": 3.0},
-    # The net under a broker that was down or a worker that died: pending work, from the database.
-    "matches-sweep": {"task": "matches.tasks.sweep", "schedule": 15.0},
-    "leagues-sweep": {"task": "leagues.tasks.sweep", "schedule": 15.0},
+    "matches-tick-deadlines": {"task": "matches.tasks.tick_matches", "schedule": 3.0,
+                               "options": {"expires": 3.0}},
+    "matches-sweep": {"task": "matches.tasks.sweep", "schedule": SWEEP_SECONDS,
+                      "options": {"expires": SWEEP_SECONDS}},
+    "leagues-sweep": {"task": "leagues.tasks.sweep", "schedule": SWEEP_SECONDS,
+                      "options": {"expires": SWEEP_SECONDS}},
+    "notifications-sweep": {"task": "notifications.tasks.sweep", "schedule": SWEEP_SECONDS,
+                            "options": {"expires": SWEEP_SECONDS}},
 }
 # Redis redelivers a message whose worker died (acks_late) after this many seconds: longer than
-# the longest task (a recomputation, an adjudication: seconds) with its retries.
+# the longest task (a recomputation, an adjudication: seconds) with its retries (back-off up to
+# 30 s). A dead worker's work does not wait for it: the sweeper finds it in the database.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
     # sending a task never waits long for a broker that is down (the sweeper catches up)
     "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
-    "socket_timeout": 2, "socket_connect_timeout": 2,
+    "socket_timeout": BROKER_TIMEOUT, "socket_connect_timeout": BROKER_TIMEOUT,
+    "health_check_interval": 5,
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker to come back
-CELERY_REDIS_SOCKET_TIMEOUT = 2
-CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
-CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 5
-CELERY_RESULT_EXPIRES = 3600
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker to come back...
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"  # ...trying again every second (config.celery)
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # The cache fails open: with Redis unreachable a read is a miss and a write is dropped
+    # (django-redis IGNORE_EXCEPTIONS), after at most CACHE_TIMEOUT seconds.
+    CACHE_TIMEOUT = float(os.environ.get("CACHE_TIMEOUT", "0.5"))
+    CACHES = {"default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": CACHE_TIMEOUT,
+            "SOCKET_TIMEOUT": CACHE_TIMEOUT,
+        },
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -226,6 +262,29 @@ MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # The task that makes an adjudicated online match's log official for whoever set it up
 # (``matches`` does not import ``leagues``: it sends this task by name).
 MATCHES_ON_ADJUDICATED = "leagues.tasks.result_from_match"
+
+# --- E-mail: notifications (issue 19) -------------------------------------------------------------
+# The console by default; with EMAIL_HOST set, SMTP (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+# EMAIL_USE_TLS / EMAIL_USE_SSL); EMAIL_BACKEND names any other backend (e.g. an anymail one).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Botonera <noreply@botonera.example>")
+# The site's address, for the links in e-mails.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# --- The federation's year: ratings (issue 19) ---------------------------------------------------
+# Glicko-2 rating periods, in calendar months, and the system constant tau.
+RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
+RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -280,6 +339,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
+        "NotificationKindEnum": "notifications.models.Kind",
     },
 }
 

@@ -11,6 +11,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.html import format_html
 
+from leagues import year_admin  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
     ApiToken,
     Club,
@@ -149,6 +150,7 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
         ("Points and tie-breaks", {"fields": ["points_win", "points_draw", "points_loss", "points_bye",
                                               "tiebreak_preset", "tiebreak_criteria", "lots_seed", "lots_drawn"]}),
         ("Results", {"fields": ["walkover_goals_for", "walkover_goals_against", "withdrawal_policy"]}),
+        ("Ratings and ranking", {"fields": ["rated", "ranking_tier"]}),
     ]
 
     def get_queryset(self, request):

@@ -18,6 +18,7 @@ COMPETITION_FIELDS = [
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
+    "rated", "ranking_tier",
 ]
 FORMAT_FIELDS = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group")
 # left empty, these keep the competition's value (a new one: the default)
@@ -64,6 +65,10 @@ class CompetitionForm(forms.ModelForm):
             return slug
         return unique_slug(self.cleaned_data.get("name") or "", model=Competition, max_length=80,
                            fallback="competition", exclude_pk=self.instance.pk)
+
+    @property
+    def slug_given(self) -> bool:
+        return bool((self.data.get("slug") or "").strip())
 
     def _clean_kept(self, name):
         value = self.cleaned_data.get(name)

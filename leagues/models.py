@@ -73,6 +73,14 @@ class Venue(models.TextChoices):
     TABLE = "table", _("At a real table")
 
 
+class SeedingMethod(models.TextChoices):
+    """How a draw seeded the entrants (issue 19)."""
+
+    HAND = "hand", _("By hand")
+    RATING = "rating", _("By rating")
+    RANKING = "ranking", _("By ranking")
+
+
 class InvalidTransition(ValueError):
     """A status change the transition table does not allow (a bug or a stale request)."""
 
@@ -290,6 +298,18 @@ class Competition(models.Model):
         default=list, blank=True, editable=False,
         help_text="Played fixtures the bracket would now fill otherwise (shown to organisers).",
     )
+    # The federation's year (ratings, the ranking, the draw's seeding)
+    rated = models.BooleanField(
+        default=True, help_text="Its results count for the players' ratings (leave off for friendlies).",
+    )
+    ranking_tier = models.ForeignKey(
+        "RankingTier", null=True, blank=True, on_delete=models.PROTECT, related_name="competitions",
+        help_text="Its factor multiplies the ranking points of its placings (none: x1).",
+    )
+    seeding = models.CharField(
+        max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.HAND, help_text="How the draw seeded the entrants.",
+    )
+    seeded_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -801,3 +821,187 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.token_key[:8]}… ({self.user})"
+
+
+# --- The federation's year: ratings, the ranking, sign-up (issue 19) ---------------------------
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 rating at the end of one rating period (``leagues.rating``).
+
+    Rewritten whole by ``leagues.services.ratings.ratings_recompute`` from every rated official
+    result: one row per player per period, from the player's first rated game to the last
+    period with any. ``rating`` and ``deviation`` are Glicko points (1500 and 350 for a player
+    never rated); ``volatility`` is Glicko-2's sigma."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    period_start = models.DateField(help_text="The first day of the rating period.")
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    games = models.PositiveIntegerField(default=0, help_text="Rated games in the period.")
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["player", "period_start"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "period_start"], name="player_rating_one_per_period"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.0f} ± {self.deviation:.0f} ({self.period_start:%Y-%m})"
+
+
+class RatingRun(models.Model):
+    """The one row the ratings worker locks (``pk=1``): when the ratings and placings were last
+    computed, and with which settings (``settings_key``)."""
+
+    computed_at = models.DateTimeField(null=True, blank=True)
+    settings_key = models.CharField(max_length=120, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings computed at {self.computed_at}"
+
+
+class RatingBasis(models.Model):
+    """One competition's ``results_version`` (and whether it was rated) that the stored ratings
+    and placings were computed from. A competition whose version or flag differs, or a pair
+    whose competition is gone, is work pending (``ratings_stale``). ``competition_id`` is a plain
+    number, so a deleted competition's pair stays to be noticed."""
+
+    competition_id = models.BigIntegerField(unique=True)
+    results_version = models.PositiveIntegerField()
+    rated = models.BooleanField()
+
+    def __str__(self) -> str:
+        return f"competition {self.competition_id} at version {self.results_version}"
+
+
+class Placing(models.Model):
+    """An entrant's final placing in a finished competition (``leagues.placing``): ``place``
+    to ``place_to`` (equal unless shared, e.g. 3 to 4 for a losing semi-finalist without a
+    third-place match). Rewritten by the ratings worker from the results."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="placings")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="placings")
+    place = models.PositiveSmallIntegerField()
+    place_to = models.PositiveSmallIntegerField()
+    finished_on = models.DateField(help_text="The competition's last day: the ranking's window counts from it.")
+
+    class Meta:
+        ordering = ["competition", "place", "entrant__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "entrant"], name="placing_one_per_entrant"),
+            models.CheckConstraint(condition=Q(place_to__gte=F("place")), name="placing_band_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.place} in {self.competition}"
+
+
+class RankingTier(models.Model):
+    """A class of competition whose ``factor`` multiplies the ranking points of its placings
+    (e.g. "Major" x2, "Open" x1, "Local" x0.5). A competition without a tier counts x1."""
+
+    name = models.CharField(max_length=60, unique=True)
+    factor = models.DecimalField(max_digits=4, decimal_places=2, default=1, validators=[MinValueValidator(0)])
+
+    class Meta:
+        ordering = ["-factor", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (x{self.factor.normalize()})"
+
+
+class RankingScale(models.Model):
+    """The federation ranking's points by final placing and its rolling window: one row (``pk=1``),
+    changed by federation administrators (admin, ``PUT /api/ranking/scale/``)."""
+
+    first = models.PositiveSmallIntegerField(default=100)
+    second = models.PositiveSmallIntegerField(default=70)
+    third_fourth = models.PositiveSmallIntegerField(default=50, help_text="3rd and 4th.")
+    fifth_eighth = models.PositiveSmallIntegerField(default=30, help_text="5th to 8th.")
+    ninth_sixteenth = models.PositiveSmallIntegerField(default=15, help_text="9th to 16th.")
+    other = models.PositiveSmallIntegerField(default=5, help_text="Any other finisher.")
+    window_months = models.PositiveSmallIntegerField(default=12, validators=bounds(1, 120))
+
+    def __str__(self) -> str:
+        return f"ranking scale {self.first}/{self.second}/{self.third_fourth}/... over {self.window_months} months"
+
+    @classmethod
+    def current(cls) -> RankingScale:
+        """The stored scale, or the defaults when none is stored (not saved)."""
+        return cls.objects.filter(pk=1).first() or cls(pk=1)
+
+
+class Registration(models.Model):
+    """Sign-up for a competition (``leagues.services.registration``): open from ``opens_at`` to
+    ``closes_at`` (players withdraw before it too), at most ``capacity`` places (held by the
+    sign-ups waiting for the organiser and the confirmed ones), then a waiting list if
+    ``waiting_list``. With ``licence_required``, a player needs a licence number and a club
+    membership open on the competition's first date."""
+
+    competition = models.OneToOneField(Competition, on_delete=models.CASCADE, related_name="registration")
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+    capacity = models.PositiveSmallIntegerField(validators=bounds(2, 1024))
+    licence_required = models.BooleanField(default=True)
+    waiting_list = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(closes_at__gt=F("opens_at")), name="registration_closes_after_it_opens"),
+            models.CheckConstraint(condition=Q(capacity__gte=2), name="registration_capacity_at_least_two"),
+        ]
+
+    def __str__(self) -> str:
+        return f"registration for {self.competition} ({self.capacity} places)"
+
+    def is_open(self, now: datetime) -> bool:
+        return self.opens_at <= now < self.closes_at
+
+
+class SignUp(models.Model):
+    """A player's sign-up for a competition. ``pending`` and ``confirmed`` hold a place;
+    ``waiting`` is on the waiting list (in the order signed up); ``refused`` (with its reason)
+    and ``withdrawn`` are over. A confirmed sign-up is the competition's ``entrant``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the organisers")
+        CONFIRMED = "confirmed", _("Confirmed")
+        WAITING = "waiting", _("On the waiting list")
+        REFUSED = "refused", _("Refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    HOLDS_PLACE = frozenset({Status.PENDING, Status.CONFIRMED})
+    ACTIVE = frozenset({Status.PENDING, Status.CONFIRMED, Status.WAITING})
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="sign_ups")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sign_ups")
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reason = models.TextField(blank=True, max_length=1000, help_text="Why it was refused.")
+    entrant = models.OneToOneField(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="sign_up")
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["competition", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "player"], condition=Q(status__in=["pending", "confirmed", "waiting"]),
+                name="sign_up_one_active_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "confirmed", "waiting", "refused", "withdrawn"]),
+                name="sign_up_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.competition}: {self.status}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from leagues.services import online, results, standings
+from leagues.services import notices, online, ratings, results, standings
 
 RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": True, "max_retries": 8}
@@ -20,8 +20,18 @@ RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1
 def recompute_standings(competition_id: int) -> bool:
     """Recomputes a competition's stored standings and bracket from all its official results.
 
-    Returns False when they were already computed from the current results."""
-    return standings.standings_recompute(competition_id=competition_id)
+    Returns False when they were already computed from the current results. Then sends the
+    ratings' recomputation (which returns at once when they are current)."""
+    done = standings.standings_recompute(competition_id=competition_id)
+    recompute_ratings.enqueue()
+    return done
+
+
+@shared_task(name="leagues.tasks.recompute_ratings", **RETRY)
+def recompute_ratings() -> bool:
+    """Recomputes every player's rating history and every finished competition's placings from
+    all the official results. False: they were current already."""
+    return ratings.ratings_recompute()
 
 
 @shared_task(name="leagues.tasks.result_from_match", **RETRY)
@@ -34,12 +44,19 @@ def result_from_match(match_id: int) -> bool:
 @shared_task(name="leagues.tasks.sweep", ignore_result=True, **RETRY)
 def sweep() -> dict[str, int]:
     """Finds the pending work of ``leagues`` in the database and sends it again (beat): stale
-    standings and brackets, adjudicated online matches not yet official, and the double
-    no-shows whose check-in has closed (recorded here). Returns what it found."""
+    standings and brackets, adjudicated online matches not yet official, the double
+    no-shows whose check-in has closed (recorded here), ratings older than the results, and
+    the check-in windows opened and kick-offs passed that players are to be told of (here). Returns what it found."""
     stale = standings.stale_competitions()
     for competition_id in stale:
         recompute_standings.enqueue(competition_id=competition_id)
     awaiting = results.fixtures_awaiting_official()
     for match_id in awaiting:
         result_from_match.enqueue(match_id=match_id)
-    return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": online.no_shows_record()}
+    no_shows = online.no_shows_record()
+    told = notices.checkin_open_due() + notices.walkover_warnings_due()
+    ratings_stale = ratings.ratings_stale()
+    if ratings_stale:
+        recompute_ratings.enqueue()
+    return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": no_shows, "ratings": int(ratings_stale),
+            "told": told}

@@ -1,7 +1,7 @@
 """The site's pages: fans read, organisers run their competitions."""
 from django.urls import path
 
-from . import fixture_views, views
+from . import fixture_views, views, year_views
 
 app_name = "site"
 urlpatterns = [
@@ -12,6 +12,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("ranking/", year_views.ranking_page, name="ranking"),
+    path("ratings/", year_views.ratings_page, name="ratings"),
+    path("competitions/<slug:slug>/sign-up/", year_views.sign_up_view, name="sign-up"),
+    path("competitions/<slug:slug>/sign-ups/<int:pk>/withdraw/", year_views.sign_up_withdraw_view,
+         name="sign-up-withdraw"),
     path("fixtures/<int:pk>/", fixture_views.fixture_detail, name="fixture"),
     path("fixtures/<int:pk>/check-in/", fixture_views.fixture_check_in, name="fixture-check-in"),
     # Organisers
@@ -24,6 +29,8 @@ urlpatterns = [
     path("manage/<slug:slug>/reschedule-round/", fixture_views.round_reschedule_view, name="reschedule-round"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/withdraw/", views.withdraw_entrant, name="withdraw-entrant"),
     path("manage/<slug:slug>/entrants/<int:entrant_id>/remove/", views.remove_entrant, name="remove-entrant"),
+    path("manage/<slug:slug>/registration/", year_views.registration_view, name="registration"),
+    path("manage/<slug:slug>/sign-ups/<int:pk>/decide/", year_views.sign_up_decide_view, name="sign-up-decide"),
     path("manage/fixtures/<int:pk>/result/", fixture_views.record_result, name="record-result"),
     path("manage/fixtures/<int:pk>/decision/", fixture_views.fixture_decision, name="fixture-decision"),
     path("manage/fixtures/<int:pk>/annul-match/", fixture_views.fixture_annul_match, name="fixture-annul-match"),

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,12 +35,15 @@ from leagues.permissions import (
 )
 from leagues.ranking import CRITERIA
 from leagues.selectors import live_matches_of
-from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.services import competitions
+from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
+from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -159,6 +161,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
+        **sign_up_context(request, competition),
     })
 
 
@@ -226,6 +229,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        **player_year_context(player),
     })
 
 
@@ -277,9 +281,16 @@ def competition_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("Creating a competition needs the organiser permission.")
     form = CompetitionForm(request.POST if request.method == "POST" else None, initial={"season": Season.objects.filter(is_current=True).first()})
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            competition = form.save()
-            competition.organisers.add(request.user)
+        def save(slug: str) -> Competition:
+            form.instance.slug = slug
+            return form.save()
+
+        try:
+            competition = competitions.competition_create(save=save, slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
+                                             auto_slug=not form.slug_given, organiser=request.user)
+        except competitions.SlugTaken as exc:
+            form.add_error("slug", str(exc))
+            return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
         messages.success(request, f"{competition} is created. Now add its entrants.")
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
@@ -321,6 +332,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        **manage_sign_up_context(competition),
     })
 
 
@@ -340,10 +352,13 @@ def fixtures_made_sentence(fixtures) -> str:
 @require_POST
 def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
+    seeding = request.POST.get("seeding") or "hand"
     try:
-        fixtures = fixtures_generate(competition=competition)
-    except ScheduleError as exc:
+        fixtures = fixtures_generate(competition=competition, seeding=seeding)
+    except (ScheduleError, SeedingError) as exc:
         messages.error(request, f"The fixtures cannot be made: {exc}.")
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
         messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
@@ -379,9 +394,12 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
 def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
-    if competition.fixtures.exists():
-        messages.error(request, "The fixtures are drawn: withdraw the entrant instead.")
+    try:
+        entrant_remove(entrant=entrant)
+    except EntrantError as exc:
+        messages.error(request, str(exc))
+    except Busy as exc:
+        messages.error(request, exc.detail)
     else:
-        entrant.delete()
         messages.success(request, f"{entrant} is removed.")
     return redirect("site:manage-competition", slug=competition.slug)

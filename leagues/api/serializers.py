@@ -127,9 +127,10 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "rule_set", "rule_params", "first_date", "days_between_rounds",
             "venue", "time_zone", "kickoff_time", "checkin_opens_minutes", "checkin_grace_minutes",
             "organisers", "lots_seed", "entrant_count", "can_edit", "standings_current", "conflicts",
+            "rated", "ranking_tier", "seeding", "seeded_at",
             "created_at", "updated_at",
         ]
-        read_only_fields = ["lots_seed", "created_at", "updated_at"]
+        read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
         extra_kwargs = {"slug": {"required": False}}
 
     def get_fields(self):
@@ -566,6 +567,10 @@ class BracketSerializer(serializers.Serializer):
 
 class GenerateFixturesSerializer(serializers.Serializer):
     fixtures = serializers.IntegerField(read_only=True, help_text="How many fixtures were created.")
+    seeding = serializers.ChoiceField(
+        choices=["hand", "rating", "ranking"], default="hand",
+        help_text="How the entrants are seeded: by hand (their typed seeds), by rating or by the federation ranking.",
+    )
 
 
 def criteria_info(competition: Competition) -> list[dict]:

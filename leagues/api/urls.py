@@ -2,7 +2,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import auth, views
+from . import auth, views, year
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -14,9 +14,17 @@ router.register("rounds", views.RoundViewSet, basename="round")
 router.register("fixtures", views.FixtureViewSet, basename="fixture")
 router.register("results", views.ResultViewSet, basename="result")
 router.register("standings", views.StandingViewSet, basename="standing")
+router.register("ranking-tiers", year.TierViewSet, basename="ranking-tier")
+router.register("sign-ups", year.SignUpViewSet, basename="sign-up")
 
 app_name = "api"
 urlpatterns = [
     path("auth/token/", auth.ObtainTokenView.as_view(), name="token"),
+    path("ratings/", year.RatingListView.as_view(), name="ratings"),
+    path("ratings/<int:player_id>/", year.RatingHistoryView.as_view(), name="rating-history"),
+    path("ranking/", year.RankingView.as_view(), name="ranking"),
+    path("competitions/<slug:slug>/registration/", year.RegistrationView.as_view(), name="registration"),
+    path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
+    path("ranking/history/<int:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Prefetch, ProtectedError, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -35,7 +35,8 @@ from leagues.models import (
 from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
 from leagues.services import online as fixture_online
-from leagues.services.entrants import EntrantError, entrant_add, entrant_withdraw
+from leagues.services.competitions import SlugTaken, competition_create
+from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import (
@@ -45,6 +46,7 @@ from leagues.services.results import (
     result_record,
 )
 from leagues.services.schedule import fixture_reschedule
+from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from matches.services.online import match_public
 from matches.services.play import PlayError
@@ -71,7 +73,7 @@ def user_errors(default_field: str):
         yield
     except ResultError as exc:
         raise ValidationError({exc.field: [exc.message]}) from exc
-    except (ScheduleError, EntrantError) as exc:
+    except (ScheduleError, EntrantError, SeedingError) as exc:
         raise ValidationError({getattr(exc, "field", None) or default_field: [str(exc)]}) from exc
     except (ResultConflict, PlayError) as exc:
         raise Refused(exc.status_code, exc.to_json()) from exc
@@ -162,19 +164,20 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         )
 
     def perform_create(self, serializer):
-        slug_given = "slug" in self.request.data if hasattr(self.request.data, "__contains__") else False
-        for attempt in range(5):
-            try:
-                with transaction.atomic():
-                    competition = serializer.save()
-                    competition.organisers.add(self.request.user)
-                return
-            except IntegrityError as exc:  # the same slug taken by a request at the same moment
-                if slug_given or not Competition.objects.filter(slug=serializer.validated_data["slug"]).exists():
-                    raise ValidationError({"slug": ["a competition with this slug exists already"]}) from exc
-                base = serializer.validated_data["slug"]
-                serializer.validated_data["slug"] = f"{base[:70]}-{attempt + 2}"
-        raise ValidationError({"slug": ["a competition with this slug exists already"]})
+        data = serializer.validated_data
+        slug_given = hasattr(self.request.data, "get") and bool(self.request.data.get("slug"))
+
+        def save(slug: str) -> Competition:
+            data["slug"] = slug
+            return serializer.save()
+
+        try:
+            competition_create(save=save, slug=data["slug"], name=data.get("name", ""), auto_slug=not slug_given,
+                               organiser=self.request.user)
+        except SlugTaken as exc:
+            raise ValidationError({"slug": [str(exc)]}) from exc
+        except IntegrityError as exc:  # a constraint the validation did not foresee
+            raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
 
     def perform_update(self, serializer):
         try:
@@ -197,15 +200,20 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         competition = self.get_object()
         return Response(serializers.BracketSerializer(bracket_payload(competition)).data)
 
-    @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format",
-                   request=None, responses={201: serializers.GenerateFixturesSerializer,
-                                            400: OpenApiResponse(description="The schedule cannot be made.")})
+    @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format, "
+                           "seeding the entrants by hand, by rating or by ranking",
+                   request=serializers.GenerateFixturesSerializer,
+                   responses={201: serializers.GenerateFixturesSerializer,
+                              400: OpenApiResponse(description="The schedule cannot be made.")})
     @action(detail=True, methods=["post"], url_path="generate-fixtures", pagination_class=None, filter_backends=[])
     def generate_fixtures(self, request, slug=None):
         competition = self.get_object()
+        data = serializers.GenerateFixturesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seeding = data.validated_data["seeding"]
         with user_errors("fixtures"):
-            fixtures = fixtures_generate(competition=competition)
-        return Response({"fixtures": len(fixtures)}, status=status.HTTP_201_CREATED)
+            fixtures = fixtures_generate(competition=competition, seeding=seeding)
+        return Response({"fixtures": len(fixtures), "seeding": seeding}, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Recompute the stored standings from all the official results",
                    request=None, responses=serializers.StandingsSerializer)
@@ -294,13 +302,16 @@ class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
                 player=data.get("player"), club=data.get("club"), seed=data.get("seed"),
             )
 
-    def perform_destroy(self, instance):
-        if instance.competition.fixtures.exists():
-            raise ValidationError({"competition": ["the fixtures are drawn: withdraw the entrant instead"]})
+    def perform_update(self, serializer):
         try:
-            instance.delete()
-        except ProtectedError as exc:
-            raise ValidationError({"competition": ["the entrant has fixtures: withdraw it instead"]}) from exc
+            with transaction.atomic():
+                serializer.save()
+        except IntegrityError as exc:  # a name or seed taken by a request at the same moment
+            raise ValidationError({"name": ["this entrant contradicts another one (name, player or seed)"]}) from exc
+
+    def perform_destroy(self, instance):
+        with user_errors("competition"):
+            entrant_remove(entrant=instance)
 
     @extend_schema(summary="Withdraw an entrant; the competition's withdrawal policy applies",
                    request=None, responses=serializers.EntrantSerializer)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from leagues import bracket
 from leagues.models import Competition, Fixture, FixtureChange, Stage
+from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from matches.models import Match
 from matches.services import online
@@ -135,6 +136,8 @@ def bracket_apply(plan: Plan, *, now: datetime | None = None, by=None, reason: s
         change_record(fixture=fixture, kind=FixtureChange.Kind.ENTRANTS if entrants_changed else FixtureChange.Kind.STATUS,
                       before=before, after=fixture_state(fixture, result=None), by=by, now=now,
                       reason=reason or _("The bracket follows the results."))
+        if entrants_changed and status == Fixture.Status.SCHEDULED and fixture.home_id and fixture.away_id:
+            notices.fixture_ready(fixture=fixture)
         changed.append(fixture)
     return changed
 

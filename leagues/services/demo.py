@@ -26,14 +26,17 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
+from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.online import fixture_match_setup
+from leagues.services.ratings import ratings_recompute
 from leagues.services.results import result_record
 from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from matches.models import Match
 from matches.services import online
+from notifications.services import muted
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"
@@ -89,7 +92,18 @@ def random_password() -> str:
 
 @transaction.atomic
 def demo_load(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
-    """Builds the demo federation: results official at once, then standings stored.
+    """Builds the demo federation quietly (``demo_federation``), then tells this season league's
+    players their fixtures and the check-in windows open now (the demo's notifications)."""
+    with muted():
+        summary = demo_federation(today=today, random_passwords=random_passwords)
+    demo_notices(league=Competition.objects.get(slug=summary.competitions[0]))
+    return summary
+
+
+@transaction.atomic
+def demo_federation(*, today: date | None = None, random_passwords: bool = False) -> DemoSummary:
+    """Builds the demo federation: results official at once, then standings stored; and its
+    year (``leagues.services.demo_year``): ratings, the ranking, a competition open for sign-up.
 
     The demo accounts get the README's passwords (``admin`` / ``admin``...), or, with
     ``random_passwords`` (a site with ``DEBUG`` off), each its own random password, set again on
@@ -181,16 +195,18 @@ def demo_load(*, today: date | None = None, random_passwords: bool = False) -> D
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
+    year = demo_year(players=players, season=season, admin=admin, organiser=organiser, today=today)
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
     for competition in (league, cup):
         standings_recompute(competition_id=competition.pk, force=True)
+    ratings_recompute(force=True)
     passwords = {}
     if random_passwords:
         for user in [admin, organiser, *(player.user for player in players if player.user_id)]:
             passwords[user.username] = random_password()
             user.set_password(passwords[user.username])
             user.save(update_fields=["password"])
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug],
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year],
                        passwords=passwords)
 
 
@@ -269,5 +285,6 @@ def demo_reopen(*, now: datetime | None = None) -> int:
     league = Competition.objects.filter(slug__startswith="liga-", venue=Venue.ONLINE).order_by("-created_at").first()
     if league is None:
         return 0
-    demo_online(competition=league, now=now, bot_match=False)
+    with muted():  # the demo's own moves are news to nobody
+        demo_online(competition=league, now=now, bot_match=False)
     return len(_demo_round(league))

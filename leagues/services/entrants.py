@@ -62,6 +62,18 @@ def entrant_add(
 
 
 @retry_conflicts
+def entrant_remove(*, entrant: Entrant) -> None:
+    """Removes ``entrant`` from its competition, under the competition's lock: only before the
+    fixtures are made (even by a request making them at the same moment). Raises
+    ``EntrantError`` (on ``competition``) after that: withdraw the entrant instead."""
+    with transaction.atomic():
+        competition = lock_competition(entrant.competition_id)
+        if competition.fixtures.exists():
+            raise EntrantError(_("the fixtures are made already: withdraw the entrant instead"), field="competition")
+        Entrant.objects.filter(pk=entrant.pk).delete()
+
+
+@retry_conflicts
 def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, reason: str = "") -> Entrant:
     """Withdraws ``entrant`` and applies its competition's withdrawal policy (§4):
 

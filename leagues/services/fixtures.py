@@ -32,8 +32,9 @@ from leagues.models import (
     Round,
     Stage,
 )
-from leagues.services import bracket
+from leagues.services import bracket, notices
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
+from leagues.services.seeding import seeds_assign
 
 
 class ScheduleError(ValueError):
@@ -67,20 +68,23 @@ def entrants_in_seed_order(*, competition: Competition) -> list[Entrant]:
 
 @retry_conflicts
 @transaction.atomic
-def fixtures_generate(*, competition: Competition, now: datetime | None = None) -> list[Fixture]:
-    """Creates every stage, round and fixture of ``competition`` from its entrants and format.
+def fixtures_generate(*, competition: Competition, now: datetime | None = None, seeding: str = "hand") -> list[Fixture]:
+    """Creates every stage, round and fixture of ``competition`` from its entrants and format,
+    the entrants seeded ``seeding`` ("hand", "rating" or "ranking"; ``leagues.services.seeding``).
 
-    Raises ``ScheduleError`` when fixtures exist already or the entrants cannot make the format.
+    Raises ``ScheduleError`` when fixtures exist already or the entrants cannot make the format,
+    ``SeedingError`` (400 on ``seeding``) for an unknown seeding.
     """
+    now = now or timezone.now()
     competition = lock_competition(competition.pk)
     if competition.fixtures.exists():
         raise ScheduleError(_("this competition has fixtures already"))
     list(Entrant.objects.select_for_update().filter(competition=competition).values_list("pk"))
+    seeds_assign(competition=competition, method=seeding, now=now)
     entrants = entrants_in_seed_order(competition=competition)
     if len(entrants) < 2:
         raise ScheduleError(_("a competition needs at least 2 entrants"))
     _check_dates(competition)
-    now = now or timezone.now()
     try:
         fixtures = _generate(competition, entrants, now)
     except OverflowError as exc:  # a round dated past the calendar's end
@@ -90,6 +94,7 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None) 
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         bracket.bracket_apply(bracket.bracket_plan(competition=competition, qualifiers={}), now=now)
     results_changed(competition.pk)
+    notices.fixtures_scheduled(competition=competition)
     return fixtures
 
 

@@ -1,9 +1,13 @@
 """The results CSV organisers bring (COMPETITIONS.md §6), imported whole or not at all.
 
-``results_parse`` reads and checks every line first; ``results_import`` then writes the
-competition (with ``create``), its stages, groups, rounds, entrants, fixtures and official
-results in one transaction. The first problem found raises ``ImportFileError`` naming the line
-(the header is line 1) and the column; nothing of the file is saved.
+``results_parse`` reads and checks every line first, and ``results_check`` checks the file
+against what is stored (the entrants' names, the results already there), both before any write;
+``results_import`` then writes the competition (with ``create``), its stages, groups, rounds,
+entrants, fixtures and official results in one short transaction, which checks again under the
+competition's lock. The first problem found raises ``ImportFileError`` naming the line (the
+header is line 1) and the column; nothing of the file is saved. On SQLite (the embedded
+default) the write transaction holds the database's only write lock: everything that can be
+checked before it is, so that other writers wait for the writing only.
 
 Importing is idempotent and strict (§6): a pairing is the ordered (home, away) pair, and an
 entrant may appear more than once in a round; the same pairing twice in one round of one stage
@@ -39,7 +43,7 @@ from leagues.models import (
     TiebreakPreset,
     Venue,
 )
-from leagues.official import Recorded, ResultError, Rules, official_result
+from leagues.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition
 from leagues.services.results import (
@@ -295,15 +299,17 @@ def results_import(
     if not created:
         competition = Competition.objects.get(pk=competition.pk)
     rows = results_parse(text, competition=competition)
+    results_check(rows, competition=competition, update=update)
     progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=len(rows) < 500))
     now = timezone.now()
+    if created:
+        competition.slug = competition.slug or slugify(competition.name)
+        competition.venue = Venue.TABLE
+        if competition.season_id is None:
+            competition.season = season_for(rows)
 
     with transaction.atomic():
         if created:
-            competition.slug = competition.slug or slugify(competition.name)
-            competition.venue = Venue.TABLE
-            if competition.season_id is None:
-                competition.season = season_for(rows)
             competition.save()
         competition = lock_competition(competition.pk)
         entrants = {e.name.casefold(): e for e in competition.entrants.all()}
@@ -344,8 +350,10 @@ def results_import(
                     groups[(stage.pk, row.group)] = group
                 group.entrants.add(home, away)
             rnd = _round_for(stage, row.round or "1", rounds)
-            fixture = _fixture_of(competition, rnd, group, home, away)
-            if fixture is None:
+            # a competition made by this file has no fixture yet (a pairing is once a round)
+            fixture = None if created else _fixture_of(competition, rnd, group, home, away)
+            new = fixture is None
+            if new:
                 key = (rnd.pk, group.pk if group else None)
                 if key not in positions:
                     taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
@@ -357,7 +365,7 @@ def results_import(
                 )
                 positions[key] += 1
             fixture.competition = competition
-            _import_row(fixture, row, update=update, by=recorded_by, now=now)
+            _import_row(fixture, row, update=update, by=recorded_by, now=now, new=new)
         try:
             settle(competition=competition, by=recorded_by, now=now)
         except ResultConflict as exc:
@@ -366,12 +374,44 @@ def results_import(
                          entrants_created=new_entrants, rows=rows)
 
 
-def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
-    """Records the row's result on ``fixture`` (locked with its competition): refused when the
-    pairing has a result already and ``update`` is not given, or its online match has begun."""
-    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
-        "round__stage", "home", "away").get(pk=fixture.pk)
-    previous = current_result(fixture)
+def results_check(rows: list[ResultRow], *, competition: Competition, update: bool) -> None:
+    """Checks the parsed ``rows`` against what is stored, before anything is written (no lock
+    held; ``results_import`` checks again in its transaction): in a competition with entrants
+    every name is one of them, and a row for a pairing already in the competition takes a
+    result (not one there already unless ``update``, not an online match under way). Raises
+    ``ImportFileError`` at the first problem."""
+    if competition.pk is None:
+        return
+    entrants = {e.name.casefold(): e for e in competition.entrants.all()}
+    if not entrants:
+        return  # a field made by this file: none of its fixtures exists yet
+    for row in rows:
+        for column in ("home", "away"):
+            name = getattr(row, column)
+            if name.casefold() not in entrants:
+                raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
+    stages = {s.name.casefold(): s for s in competition.stages.all()}
+    for row in rows:
+        stage = stages.get((row.stage or _default_stage(competition)).casefold())
+        if stage is None:
+            continue
+        label = row.round or "1"
+        rounds = stage.rounds.filter(number=int(label)) if label.isdigit() else stage.rounds.filter(name__iexact=label)
+        group = Group.objects.filter(stage=stage, name=row.group).first() if row.group else None
+        if (row.group and group is None) or not rounds.exists():
+            continue
+        fixture = _fixture_of(competition, rounds.first(), group, entrants[row.home.casefold()],
+                              entrants[row.away.casefold()])
+        if fixture is not None:
+            fixture.competition = competition
+            _check_row(fixture, row, update=update)
+
+
+def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Result | None, Recorded, Official]:
+    """The row's result on ``fixture``, checked: refused when the pairing has a result already
+    and ``update`` is not given, its online match has begun, or the fixture takes no result.
+    Returns the result there, the recorded one and its official result."""
+    previous = Result.objects.filter(fixture=fixture).first()
     if previous is not None and not update:
         raise ImportFileError(row.line, "home", f"{row.home} v {row.away} already has a result in this round "
                                                 f"({previous}); give --update to correct it")
@@ -381,6 +421,10 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
     if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
         raise ImportFileError(row.line, None, f"{row.home} v {row.away} is {fixture.get_status_display().lower()}"
                                               " and takes no result")
+    return (previous, *_official_of(fixture, row))
+
+
+def _official_of(fixture: Fixture, row: ResultRow) -> tuple[Recorded, Official]:
     recorded = Recorded(
         home_goals=row.home_goals, away_goals=row.away_goals, outcome=row.outcome, outcome_side=row.outcome_side,
         home_et_goals=row.home_et_goals, away_et_goals=row.away_et_goals,
@@ -390,6 +434,20 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
         official = official_for(fixture, recorded)
     except ResultError as exc:
         raise ImportFileError(row.line, exc.field if exc.field in REQUIRED + OPTIONAL else None, exc.message) from None
+    return recorded, official
+
+
+def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now, new: bool = False) -> None:
+    """Records the row's result on ``fixture`` (its competition locked): a fixture this import
+    has just made (``new``) takes it as it is; another is locked and checked again
+    (``_check_row``) under the lock."""
+    if new:
+        previous, (recorded, official) = None, _official_of(fixture, row)
+    else:
+        fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
+            "round__stage", "home", "away").get(pk=fixture.pk)
+        current_result(fixture)  # the result's row locked
+        previous, recorded, official = _check_row(fixture, row, update=update)
     before = fixture_state(fixture, result=previous)
     result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT,
                           match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)

@@ -24,6 +24,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Venue
+from leagues.services import notices
 from leagues.services.results import DOUBLE_NO_SHOW, result_record
 from matches.models import Match
 from matches.services import online
@@ -136,13 +137,16 @@ def fixture_check_in(*, fixture: Fixture, user, now: datetime | None = None) -> 
     now = now or timezone.now()
     with transaction.atomic():
         fixture = lock_fixture_for_play(fixture.pk)
-        if side_of_user(fixture, user) is None:
+        side = side_of_user(fixture, user)
+        if side is None:
             raise PlayError(403, "not_a_player", _("only the two players of this fixture can check in"))
         refusal = checkin_refusal(fixture, now)
         if refusal is not None:
             raise refusal
         match = fixture_match(fixture=fixture, now=now)
-        return online.check_in(match_id=match.pk, user=user, now=now)
+        match = online.check_in(match_id=match.pk, user=user, now=now)
+        notices.opponent_checked_in(fixture=fixture, match=match, side=side)
+        return match
 
 
 def fixture_match_setup(*, fixture: Fixture, computer_sides: tuple[str, ...] = (), now: datetime | None = None) -> Match:

@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Fixture, FixtureChange, Outcome, Result, Side, Stage
 from leagues.official import Official, Recorded, ResultError, Rules, official_result
-from leagues.services import bracket
+from leagues.services import bracket, notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.standings import competition_tables, group_qualifiers
@@ -143,6 +143,7 @@ def result_write(
             "home": official.home_goals, "away": official.away_goals, "text": str(result),
             "source": source, "reason": reason or "",
         })
+    notices.result_official(fixture=fixture, result=result)
     return result
 
 

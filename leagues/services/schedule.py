@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Fixture, FixtureChange, Round
+from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.online import lock_fixture_for_play, match_setup_for
 from matches.models import Match
@@ -48,6 +49,7 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
                                match=match, now=now)
         change_record(fixture=fixture, kind=FixtureChange.Kind.RESCHEDULED, before=before,
                       after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
+        notices.fixture_rescheduled(fixture=fixture, reason=reason)
     return fixture
 
 

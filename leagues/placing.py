@@ -1,0 +1,207 @@
+"""Final placings of a finished competition, and the federation ranking over them (no ORM).
+
+A **placing** is a band ``place`` to ``place_to`` (equal unless shared):
+
+- a league (or a group) ranks by its standings: the position, shared when the criteria could
+  not separate two entrants (``2=``);
+- a knockout ranks by how far an entrant went: the final's winner 1st, its loser 2nd; the
+  third-place match decides 3rd and 4th (without one, both losing semi-finalists share 3rd-4th);
+  a loser of the round before the semi-finals shares 5th-8th, the round before 9th-16th, and
+  so on; entrants knocked out in the groups before the bracket share the places after it.
+
+The **ranking** (``rank``) adds, for each player, the points of their placings in the window
+(``Scale``: by default 1st 100, 2nd 70, 3rd-4th 50, 5th-8th 30, 9th-16th 15, any other
+finisher 5), each multiplied by its competition's tier factor; equal points share a rank.
+"""
+from __future__ import annotations
+
+import calendar
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+@dataclass(frozen=True)
+class Band:
+    place: int
+    place_to: int
+
+    @property
+    def shared(self) -> bool:
+        return self.place_to > self.place
+
+
+@dataclass(frozen=True)
+class KnockoutGame:
+    """A knockout fixture as decided: its round (1 the first), whether it is the third-place
+    match, its two entrants (``None`` an empty slot), and its ``winner`` (``None``: not decided,
+    a bye's or nobody's, e.g. a double no-show)."""
+
+    round: int
+    third_place: bool
+    home: Hashable | None
+    away: Hashable | None
+    winner: Hashable | None
+    decided: bool
+
+
+def knockout_places(games: Sequence[KnockoutGame], *, rounds: int, withdrawn: Iterable[Hashable] = (),
+                    others: Iterable[Hashable] = ()) -> dict[Hashable, Band]:
+    """Each entrant's band in a finished knockout of ``rounds`` rounds (the final is round
+    ``rounds``). ``others`` (e.g. knocked out in the groups) share the places after the bracket;
+    ``withdrawn`` entrants are placed nowhere."""
+    withdrawn = set(withdrawn)
+    places: dict[Hashable, Band] = {}
+    bracket_size = 2 ** rounds
+    for game in sorted(games, key=lambda g: (g.round, g.third_place)):
+        entrants = [e for e in (game.home, game.away) if e is not None]
+        if game.third_place:
+            for entrant in entrants:
+                if game.winner is None and len(entrants) == 2:
+                    places[entrant] = Band(3, 4)
+                elif game.winner is None or entrant == game.winner:
+                    places[entrant] = Band(3, 3)  # a winner, or alone: the other slot nobody's
+                else:
+                    places[entrant] = Band(4, 4)
+            continue
+        losers_band = Band(2 ** (rounds - game.round) + 1, 2 ** (rounds - game.round + 1))
+        if game.round == rounds:
+            losers_band = Band(2, 2)
+        for entrant in entrants:
+            if entrant == game.winner:
+                if game.round == rounds:
+                    places[entrant] = Band(1, 1)
+                continue
+            if game.winner is None and len(entrants) == 1:
+                continue  # a bye: it goes on
+            if entrant not in places or places[entrant].place > losers_band.place:
+                places[entrant] = losers_band
+    rest = [e for e in others if e not in places]
+    if rest:
+        start = max(bracket_size, max((b.place_to for b in places.values()), default=0)) + 1
+        for entrant in rest:
+            places[entrant] = Band(start, start + len(rest) - 1)
+    return {e: b for e, b in places.items() if e not in withdrawn}
+
+
+def table_places(rows: Sequence[tuple[Hashable, int, bool]]) -> dict[Hashable, Band]:
+    """Bands from a standings table: rows of (entrant, position, shared) in table order; the
+    rows that share a position share the band of as many places."""
+    by_position: dict[int, list[Hashable]] = defaultdict(list)
+    for entrant, position, _shared in rows:
+        by_position[position].append(entrant)
+    return {e: Band(position, position + len(group) - 1)
+            for position, group in by_position.items() for e in group}
+
+
+# --- The federation ranking ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scale:
+    first: int = 100
+    second: int = 70
+    third_fourth: int = 50
+    fifth_eighth: int = 30
+    ninth_sixteenth: int = 15
+    other: int = 5
+
+    def points(self, place: int) -> int:
+        """The points of a placing whose band starts at ``place``."""
+        if place == 1:
+            return self.first
+        if place == 2:
+            return self.second
+        if place <= 4:
+            return self.third_fourth
+        if place <= 8:
+            return self.fifth_eighth
+        if place <= 16:
+            return self.ninth_sixteenth
+        return self.other
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A player's placing in a finished competition, as the ranking reads it."""
+
+    player: Hashable
+    competition: Hashable
+    competition_name: str
+    band: Band
+    finished_on: date
+    factor: Decimal = Decimal(1)
+
+
+@dataclass
+class RankingRow:
+    rank: int
+    shared: bool
+    player: Hashable
+    points: Decimal
+    finishes: list[tuple[Finish, Decimal]] = field(default_factory=list)
+
+    @property
+    def explanation(self) -> str:
+        """'from 3 competitions: 1st in Taça (100), 3rd-4th in Liga (50), ...'."""
+        parts = [_("%(place)s in %(competition)s (%(points)s)") % {
+            "place": ordinal_band(finish.band), "competition": finish.competition_name,
+            "points": format_points(points)} for finish, points in self.finishes]
+        count = len(self.finishes)
+        return ngettext("from %(count)d competition: %(list)s", "from %(count)d competitions: %(list)s",
+                        count) % {"count": count, "list": ", ".join(parts)}
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def ordinal_band(band: Band) -> str:
+    return ordinal(band.place) if not band.shared else f"{ordinal(band.place)}-{ordinal(band.place_to)}"
+
+
+def format_points(points: Decimal) -> str:
+    return f"{points.normalize():f}" if points != points.to_integral() else str(int(points))
+
+
+def window_start(at: date, months: int) -> date:
+    """The day ``months`` calendar months before ``at`` (clamped to the month's last day): the
+    window is the days after it up to ``at``."""
+    year, month = divmod(at.year * 12 + at.month - 1 - months, 12)
+    month += 1
+    last = calendar.monthrange(year, month)[1]
+    return date(year, month, min(at.day, last))
+
+
+def rank(finishes: Iterable[Finish], *, at: date, scale: Scale = Scale(), window_months: int = 12) -> list[RankingRow]:
+    """The ranking on ``at``: every player with a placing finished after ``at`` minus the window
+    and not after ``at``, by points (the players' ids break no tie: equal points share a rank,
+    listed by id). Each row keeps its finishes, most points first."""
+    since = window_start(at, window_months)
+    rows: dict[Hashable, RankingRow] = {}
+    for finish in finishes:
+        if not since < finish.finished_on <= at:
+            continue
+        points = Decimal(scale.points(finish.band.place)) * Decimal(finish.factor)
+        row = rows.setdefault(finish.player, RankingRow(rank=0, shared=False, player=finish.player,
+                                                        points=Decimal(0)))
+        row.points += points
+        row.finishes.append((finish, points))
+    ordered = sorted(rows.values(), key=lambda r: (-r.points, repr(r.player)))
+    for index, row in enumerate(ordered):
+        row.finishes.sort(key=lambda item: (-item[1], item[0].finished_on, item[0].competition_name))
+        if index and row.points == ordered[index - 1].points:
+            row.rank = ordered[index - 1].rank
+            row.shared = ordered[index - 1].shared = True
+        else:
+            row.rank = index + 1
+    return ordered
