@@ -9,10 +9,12 @@ a fixture's status and the lots are read-only here.
 from django.contrib import admin, messages
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from leagues import year_admin  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
+    FIXED_AFTER_DRAW,
     ApiToken,
     Club,
     ClubMembership,
@@ -33,7 +35,7 @@ from leagues.services.entrants import EntrantError, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
-from leagues.services.schedule import fixture_reschedule
+from leagues.services.schedule import fixture_reschedule, fixture_set_venue
 from leagues.services.standings import standings_recompute
 from matches.services.play import PlayError
 
@@ -74,10 +76,26 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 class EntrantInline(admin.TabularInline):
+    """Entrants are entered here before the draw; after it they are read-only (a withdrawal goes
+    through the entrants' withdraw action, where the competition's policy applies)."""
+
     model = Entrant
     extra = 0
     fields = ["name", "player", "club", "seed", "withdrawn_at"]
+    readonly_fields = ["withdrawn_at"]
     autocomplete_fields = ["player", "club"]
+
+    def _drawn(self, obj) -> bool:
+        return obj is not None and obj.fixtures.exists()
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields if self._drawn(obj) else self.readonly_fields
+
+    def has_add_permission(self, request, obj=None):
+        return not self._drawn(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not self._drawn(obj) and super().has_delete_permission(request, obj)
 
 
 class StageInline(admin.TabularInline):
@@ -165,7 +183,7 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
         if not is_federation_admin(request.user):
             fields.append("organisers")  # only a federation administrator chooses organisers
         if obj is not None and obj.fixtures.exists():
-            fields += ["format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group"]
+            fields += list(FIXED_AFTER_DRAW)
         return fields
 
     def save_related(self, request, form, formsets, change):
@@ -296,15 +314,25 @@ class FixtureAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
         return False  # fixtures come from the draw or an import
 
     def save_model(self, request, obj, form, change):
-        if "kickoff_at" in form.changed_data and obj.kickoff_at is not None:
-            kickoff_at = obj.kickoff_at
-            Fixture.objects.filter(pk=obj.pk).update(label=obj.label, venue=obj.venue)
-            try:
-                fixture_reschedule(fixture=obj, kickoff_at=kickoff_at, by=request.user, reason="Moved in the admin.")
-            except PlayError as exc:
-                self.message_user(request, exc.detail, messages.ERROR)
-            return
-        super().save_model(request, obj, form, change)
+        """The label is saved as it is; a new venue or kick-off goes through the services (checked,
+        one history entry each)."""
+        Fixture.objects.filter(pk=obj.pk).update(label=obj.label)
+        try:
+            if "venue" in form.changed_data:
+                fixture_set_venue(fixture=obj, venue=obj.venue, by=request.user, reason="Changed in the admin.")
+            if "kickoff_at" in form.changed_data and obj.kickoff_at is not None:
+                fixture_reschedule(fixture=obj, kickoff_at=obj.kickoff_at, by=request.user,
+                                   reason="Moved in the admin.")
+        except PlayError as exc:
+            self.message_user(request, exc.detail, messages.ERROR)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        # kick-offs are read and typed in the competition's time zone
+        fixture = Fixture.objects.select_related("competition").filter(pk=object_id).first() if object_id else None
+        if fixture is None:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        with timezone.override(fixture.competition.zone):
+            return super().changeform_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(Result)

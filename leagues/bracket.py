@@ -135,23 +135,30 @@ def derive(
     *,
     withdrawn: frozenset | set = frozenset(),
     qualifiers: Mapping[tuple[str, int], object] | None = None,
+    places_before_withdrawals: Mapping[tuple[str, int], object] | None = None,
 ) -> Derivation:
     """Fills every slot of the stage from its source (see the module's rules).
 
     ``qualifiers`` maps (group name, place) to the entrant there once the groups are decided
-    (``NOBODY`` for a place nobody holds); a place missing from it is ``PENDING``.
+    (``NOBODY`` for a place nobody holds), the withdrawn passed over; a place missing from it is
+    ``PENDING``. ``places_before_withdrawals`` is the same with the withdrawn counted: a decided
+    fixture that holds either is no conflict (a withdrawal never changes a played fixture).
     """
     qualifiers = qualifiers or {}
+    places_before_withdrawals = places_before_withdrawals or {}
     by_id = {f.id: f for f in fixtures}
     goes_on: dict[Hashable, tuple[object, object]] = {}  # id -> (winner, loser)
     out = Derivation()
 
-    def resolve(source: Source, open_fixture: bool) -> object:
+    def resolve(source: Source, open_fixture: bool, holds: Hashable | None = None) -> object:
         if isinstance(source, Fixed):
             who = NOBODY if source.entrant is None else source.entrant
             return who  # the draw's entrants stay; a withdrawal there is a walkover, not a gap
         if isinstance(source, Qualifier):
-            who = qualifiers.get((source.group, source.place), PENDING)
+            key = (source.group, source.place)
+            who = qualifiers.get(key, PENDING)
+            if not open_fixture and holds is not None and holds == places_before_withdrawals.get(key):
+                return holds
         else:
             feeder = by_id.get(source.fixture)
             if feeder is None:
@@ -164,8 +171,8 @@ def derive(
 
     for f in sorted(fixtures, key=lambda f: f.order):
         open_fixture = f.result is None and not f.started
-        home = resolve(f.home_source, open_fixture)
-        away = resolve(f.away_source, open_fixture)
+        home = resolve(f.home_source, open_fixture, f.home)
+        away = resolve(f.away_source, open_fixture, f.away)
         if not open_fixture:
             would = (_entrant(home), _entrant(away))
             if would != (f.home, f.away):

@@ -84,6 +84,8 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "checked_in": checked_in, "you_checked_in": bool(your_side and checked_in[your_side]),
         "computer_sides": match.computer_sides if match else [],
         "zone": competition.zone, "can_manage": manage,
+        "zone_offset": int(timezone.localtime(fixture.kickoff_at, competition.zone).utcoffset().total_seconds() // 60)
+        if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
     }
     if manage:
@@ -134,6 +136,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
             "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
         }
+    initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id)
     form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     cascade_needed = None
     if request.method == "POST" and form.is_valid():
@@ -142,6 +145,9 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
         except ResultError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except ResultConflict as exc:
+            if exc.code == "entrants_changed":  # show the form again for the fixture as it is now
+                messages.error(request, exc.detail)
+                return redirect("site:record-result", pk=fixture.pk)
             form.add_error(None, exc.detail)
             if exc.code == "played_on":
                 cascade_needed = exc

@@ -8,7 +8,16 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import Club, Competition, Outcome, Player, Side, TiebreakPreset
+from leagues.models import (
+    FIXED_AFTER_DRAW,
+    Club,
+    Competition,
+    Outcome,
+    Player,
+    Side,
+    TiebreakPreset,
+    aware_in,
+)
 from leagues.ranking import validate_criteria
 from leagues.slugs import unique_slug
 
@@ -20,7 +29,6 @@ COMPETITION_FIELDS = [
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
     "rated", "ranking_tier",
 ]
-FORMAT_FIELDS = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group")
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes")
 
@@ -45,7 +53,7 @@ class CompetitionForm(forms.ModelForm):
         if self.instance.pk:
             self.initial["tiebreak_criteria"] = ", ".join(self.instance.tiebreak_criteria or [])
             if self.instance.fixtures.exists():
-                for name in FORMAT_FIELDS:
+                for name in FIXED_AFTER_DRAW:
                     self.fields[name].disabled = True
                     self.fields[name].help_text = "Fixed: the fixtures are drawn."
 
@@ -178,9 +186,13 @@ class ResultForm(forms.Form):
         required=False, widget=forms.HiddenInput,
         label=_("Also put the later fixtures it changes back to scheduled, with their new entrants"),
     )
+    # the entrants the form was shown for: a result is refused when they have changed since
+    home_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    away_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()
+        data["expected_entrants"] = (data.pop("home_entrant", None), data.pop("away_entrant", None))
         for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
@@ -235,7 +247,7 @@ class RescheduleForm(forms.Form):
         local = value.replace(tzinfo=None) if value.tzinfo else value
         if not 1900 <= local.year <= 2200:
             raise forms.ValidationError(_("Give a year from 1900 to 2200."))
-        return local.replace(tzinfo=self.zone)
+        return aware_in(self.zone, local)
 
 
 class RoundRescheduleForm(RescheduleForm):

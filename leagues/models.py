@@ -68,6 +68,18 @@ def validate_time_zone(value: str) -> None:
         ) from None
 
 
+def aware_in(zone: zoneinfo.ZoneInfo, local: datetime) -> datetime:
+    """``local`` (a wall-clock time, naive) in ``zone``; raises ``ValidationError`` for a time
+    that does not exist there (the hour skipped when the clocks go forward)."""
+    aware = local.replace(tzinfo=zone)
+    if aware.astimezone(zoneinfo.ZoneInfo("UTC")).astimezone(zone).replace(tzinfo=None) != local.replace(tzinfo=None):
+        raise ValidationError(
+            _("%(time)s does not exist in %(zone)s (the clocks go forward then); choose another time."),
+            code="nonexistent_time", params={"time": local.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
+        )
+    return aware
+
+
 class Venue(models.TextChoices):
     ONLINE = "online", _("Online, on the simulated table")
     TABLE = "table", _("At a real table")
@@ -373,6 +385,11 @@ class Competition(models.Model):
         return local.astimezone(zoneinfo.ZoneInfo("UTC"))
 
 
+# Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
+# can still change, through ``leagues.services.schedule.fixture_set_venue``).
+FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
+                    "venue")
+
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")
 
@@ -538,6 +555,11 @@ class Fixture(models.Model):
     away_source = models.CharField(max_length=20, blank=True)
     date = models.DateField(null=True, blank=True, help_text="The kick-off's date in the competition's time zone.")
     kickoff_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    playable_since = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When it last got its entrants, kick-off or venue: a check-in window counts only if the "
+                  "fixture was playable by its kick-off.",
+    )
     venue = models.CharField(
         max_length=10, choices=Venue.choices, blank=True, help_text="Empty: the competition's venue."
     )
@@ -619,6 +641,12 @@ class Fixture(models.Model):
         if self.kickoff_at is None:
             return None
         return self.kickoff_at + timedelta(minutes=self.competition.checkin_grace_minutes)
+
+    @property
+    def paired_in_time(self) -> bool:
+        """Whether the fixture had its entrants, kick-off and venue by its kick-off: only then is
+        its check-in window one the players could use (and a no-show a no-show)."""
+        return self.kickoff_at is not None and (self.playable_since is None or self.playable_since <= self.kickoff_at)
 
 
 class Outcome(models.TextChoices):
@@ -746,6 +774,7 @@ class FixtureChange(models.Model):
         ONLINE_RESULT = "online_result", _("Result from the online match")
         ENTRANTS = "entrants", _("Entrants changed")
         RESCHEDULED = "rescheduled", _("Rescheduled")
+        VENUE = "venue", _("Venue changed")
         WITHDRAWAL = "withdrawal", _("Withdrawal")
         STATUS = "status", _("Status changed")
 

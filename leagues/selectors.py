@@ -71,3 +71,24 @@ def standings_tables(*, competition: Competition) -> dict:
 def live_matches_of(*, competition: Competition):
     """The live online matches of the competition's fixtures, newest first."""
     return live_matches(ids=competition.fixtures.filter(match__isnull=False).values("match_id"))
+
+
+def knockout_rounds(*, competition: Competition, fixtures_qs=None) -> list[tuple]:
+    """The rounds of every knockout stage of the competition, in order (an imported cup may
+    have one stage per round: "Semi-finals", "Final"), each with its fixtures:
+    ``[(round, [fixture, ...]), ...]``."""
+    qs = (fixtures_qs if fixtures_qs is not None else Fixture.objects.select_related("home", "away", "round__stage"))
+    fixtures = list(qs.filter(competition=competition, round__stage__kind="knockout")
+                    .order_by("round__stage__order", "round__number", "position"))
+    rounds: list[tuple] = []
+    for fixture in fixtures:
+        if not rounds or rounds[-1][0].pk != fixture.round_id:
+            rounds.append((fixture.round, []))
+        rounds[-1][1].append(fixture)
+    return rounds
+
+
+def is_third_place(fixture: Fixture) -> bool:
+    """The third-place match: its label, or its round's or stage's name, says so."""
+    text = f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}".casefold()
+    return any(word in text for word in ("third", "3rd", "bronze", "terceiro", "tercer", "terzo"))

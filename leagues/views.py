@@ -25,7 +25,6 @@ from leagues.models import (
     Fixture,
     Player,
     Season,
-    Stage,
     Standing,
 )
 from leagues.permissions import (
@@ -34,7 +33,7 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.ranking import CRITERIA
-from leagues.selectors import live_matches_of
+from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
 from leagues.services import competitions
 from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
@@ -107,31 +106,35 @@ def competition_list(request: HttpRequest) -> HttpResponse:
 
 
 def standings_tables(competition: Competition) -> list[dict]:
+    """The stored tables, each row marked ``qualifies`` in a group that fills a knockout (the top
+    of the table, the withdrawn passed over), and each table's ``shared_places`` there: places
+    the criteria could not separate, which the knockout waits for."""
     tables: list[dict] = []
     by_group: dict = {}
     rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
     for row in rows.order_by("group__name", "position", "entrant__name"):
         key = row.group.name if row.group_id else None
         if key not in by_group:
-            by_group[key] = {"group": key, "rows": []}
+            by_group[key] = {"group": key, "rows": [], "shared_places": []}
             tables.append(by_group[key])
         by_group[key]["rows"].append(row)
+    if competition.format == Competition.Format.GROUPS_KNOCKOUT:
+        for table in tables:
+            going = [r for r in table["rows"] if not r.entrant.withdrawn][:competition.qualifiers_per_group]
+            for row in going:
+                row.qualifies = True
+            table["shared_places"] = sorted({r.position for r in going if r.shared})
     return tables
 
 
 def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]]:
-    """The knockout stage as columns of fixtures (the third-place match apart)."""
-    stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
-    if stage is None:
-        return [], []
-    fixtures = list(fixtures_qs().filter(round__stage=stage).order_by("round__number", "position"))
-    extra = [f for f in fixtures if f.label == "Third-place match"]
-    columns = []
-    for rnd in stage.rounds.order_by("number"):
-        columns.append({
-            "round": rnd,
-            "fixtures": [f for f in fixtures if f.round_id == rnd.pk and f not in extra],
-        })
+    """The knockout stages as columns of fixtures, round after round (the third-place match apart)."""
+    columns, extra = [], []
+    for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixtures_qs()):
+        third = [f for f in fixtures if is_third_place(f)]
+        extra += third
+        if len(third) < len(fixtures):
+            columns.append({"round": rnd, "fixtures": [f for f in fixtures if f not in third]})
     return columns, extra
 
 

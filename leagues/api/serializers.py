@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from leagues.models import (
+    FIXED_AFTER_DRAW,
     MATCH_SETTINGS,
     Club,
     ClubMembership,
@@ -140,7 +141,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             fields["organisers"].read_only = True
         if self.instance is not None and not isinstance(self.instance, list | tuple) and self._has_fixtures():
             # The format cannot change under a schedule that is already drawn.
-            for name in ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group"):
+            for name in FIXED_AFTER_DRAW:
                 fields[name].read_only = True
         return fields
 
@@ -431,6 +432,11 @@ class ResultRecordSerializer(serializers.Serializer):
                                  "back to scheduled with their new entrant (their results kept in the history).")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=1000,
                                    help_text="Why (kept in the fixture's history).")
+    home = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The home entrant's id you saw; when the fixture's entrants have "
+                                              "changed since, the result is refused (409 entrants_changed).")
+    away = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The away entrant's id you saw (with home).")
 
     def validate_outcome(self, value):
         if value == Outcome.BYE:
@@ -438,6 +444,8 @@ class ResultRecordSerializer(serializers.Serializer):
         return value
 
     def validate(self, attrs):
+        if "home" in attrs or "away" in attrs:
+            attrs["expected_entrants"] = (attrs.pop("home", None), attrs.pop("away", None))
         if attrs.get("outcome") == Outcome.WALKOVER:
             for name in ("home_goals", "away_goals", "home_et_goals", "away_et_goals"):
                 attrs[name] = 0

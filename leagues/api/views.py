@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
@@ -31,9 +32,11 @@ from leagues.models import (
     Season,
     Stage,
     Standing,
+    aware_in,
 )
 from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.selectors import knockout_rounds
 from leagues.services import online as fixture_online
 from leagues.services.competitions import SlugTaken, competition_create
 from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
@@ -256,15 +259,10 @@ def fixture_queryset():
 
 
 def bracket_payload(competition: Competition) -> dict:
+    """The knockout rounds of every knockout stage, in order; ``stage`` names the first."""
     stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
-    rounds = []
-    if stage is not None:
-        fixtures = list(fixture_queryset().filter(round__stage=stage).order_by("round__number", "position"))
-        for rnd in stage.rounds.order_by("number"):
-            rounds.append({
-                "number": rnd.number, "name": str(rnd),
-                "fixtures": [f for f in fixtures if f.round_id == rnd.pk],
-            })
+    rounds = [{"number": rnd.number, "name": str(rnd), "fixtures": fixtures}
+              for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixture_queryset())]
     return {"competition": competition.slug, "stage": stage.name if stage else None, "rounds": rounds}
 
 
@@ -407,7 +405,10 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         def write(fixture, data):
             kickoff_at = data["kickoff_at"]
             if kickoff_at.tzinfo is None:  # the competition's local time
-                kickoff_at = kickoff_at.replace(tzinfo=fixture.competition.zone)
+                try:
+                    kickoff_at = aware_in(fixture.competition.zone, kickoff_at)
+                except DjangoValidationError as exc:
+                    raise ValidationError({"kickoff_at": exc.messages}) from exc
             fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_at, reason=data["reason"])
 
         return self._write(request, serializers.RescheduleSerializer, write, default_field="kickoff_at")

@@ -87,8 +87,10 @@ def _has_result(fixture: Fixture) -> bool:
     return True
 
 
-def bracket_plan(*, competition: Competition, qualifiers: dict, lock: bool = True) -> Plan:
-    """Who fills each slot of the knockout stage now (nothing written)."""
+def bracket_plan(*, competition: Competition, qualifiers: dict, before_withdrawals: dict | None = None,
+                 lock: bool = True) -> Plan:
+    """Who fills each slot of the knockout stage now (nothing written). ``qualifiers`` and
+    ``before_withdrawals``: the group places (``leagues.services.standings.group_places``)."""
     fixtures = knockout_fixtures(competition, lock=lock)
     fed = _sources(fixtures)
     withdrawn = frozenset(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
@@ -102,7 +104,8 @@ def bracket_plan(*, competition: Competition, qualifiers: dict, lock: bool = Tru
         for f in fixtures
         if f.status not in (Fixture.Status.ANNULLED,)
     ]
-    derivation = bracket.derive(stage, withdrawn=withdrawn, qualifiers=qualifiers)
+    derivation = bracket.derive(stage, withdrawn=withdrawn, qualifiers=qualifiers,
+                                places_before_withdrawals=before_withdrawals)
     return Plan(fixtures={f.pk: f for f in fixtures}, stage_fixtures=stage, derivation=derivation)
 
 
@@ -110,10 +113,13 @@ STATUS_OF = {bracket.SCHEDULED: Fixture.Status.SCHEDULED, bracket.BYE: Fixture.S
              bracket.CANCELLED: Fixture.Status.CANCELLED}
 
 
-def bracket_apply(plan: Plan, *, now: datetime | None = None, by=None, reason: str = "") -> list[Fixture]:
+def bracket_apply(plan: Plan, *, now: datetime | None = None, struck: dict | None = None) -> list[Fixture]:
     """Writes the entrants and statuses ``plan`` derived for the fixtures neither decided nor
-    started; an online match set up for the old entrants is annulled. Returns the fixtures
-    changed."""
+    started; an online match set up for the old entrants is annulled. Each fixture changed gets
+    one history entry (by nobody: the bracket follows the results), or, when its result was just
+    struck (``struck``: fixture id -> that entry), that entry says where it now stands. Returns
+    the fixtures changed."""
+    struck = struck or {}
     now = now or timezone.now()
     changed = []
     for fixture_id, slot in plan.changes().items():
@@ -122,20 +128,27 @@ def bracket_apply(plan: Plan, *, now: datetime | None = None, by=None, reason: s
         entrants_changed = (fixture.home_id, fixture.away_id) != (slot.home, slot.away)
         fixture.home_id, fixture.away_id = slot.home, slot.away
         fields = ["home", "away"]
+        if entrants_changed:
+            fixture.playable_since = now
+            fields.append("playable_since")
         status = STATUS_OF[slot.status]
         if fixture.status != status and not (status == Fixture.Status.SCHEDULED
                                              and fixture.status == Fixture.Status.POSTPONED):
-            fixture.set_status(status, by=by, now=now, save=False)
+            fixture.set_status(status, now=now, save=False)
             fields += ["status", "status_changed_at", "status_changed_by"]
         if entrants_changed and fixture.match_id is not None:
-            online.match_annul(match_id=fixture.match_id, by=by, now=now)
+            online.match_annul(match_id=fixture.match_id, now=now)
             fixture.match = None
             fields.append("match")
         fixture.save(update_fields=fields)
         fixture.refresh_from_db(fields=["home", "away"])
-        change_record(fixture=fixture, kind=FixtureChange.Kind.ENTRANTS if entrants_changed else FixtureChange.Kind.STATUS,
-                      before=before, after=fixture_state(fixture, result=None), by=by, now=now,
-                      reason=reason or _("The bracket follows the results."))
+        if fixture_id in struck:
+            struck[fixture_id].after = fixture_state(fixture, result=None)
+            struck[fixture_id].save(update_fields=["after"])
+        else:
+            change_record(fixture=fixture, kind=FixtureChange.Kind.ENTRANTS if entrants_changed
+                          else FixtureChange.Kind.STATUS, before=before, after=fixture_state(fixture, result=None),
+                          now=now, reason=_("The bracket follows the results."))
         if entrants_changed and status == Fixture.Status.SCHEDULED and fixture.home_id and fixture.away_id:
             notices.fixture_ready(fixture=fixture)
         changed.append(fixture)
@@ -151,11 +164,12 @@ def conflicts_json(plan: Plan) -> list[dict[str, Any]]:
     ]
 
 
-def bracket_sync(*, competition: Competition, qualifiers: dict, now: datetime | None = None, by=None) -> list[dict]:
+def bracket_sync(*, competition: Competition, qualifiers: dict, before_withdrawals: dict | None = None,
+                 now: datetime | None = None) -> list[dict]:
     """Fills the knockout slots from the results (the worker's part of a recomputation); returns
     the conflicts, which are left for the organisers to decide."""
     if not competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         return []
-    plan = bracket_plan(competition=competition, qualifiers=qualifiers)
-    bracket_apply(plan, now=now, by=by)
+    plan = bracket_plan(competition=competition, qualifiers=qualifiers, before_withdrawals=before_withdrawals)
+    bracket_apply(plan, now=now)
     return conflicts_json(plan)

@@ -217,6 +217,7 @@ DEMO_KICKOFF_IN = timedelta(minutes=20)  # check-in opens 30 minutes before: ope
 class DemoOnline:
     bot_match: Match | None
     visitor_fixture: Fixture | None
+    reopened: int = 0  # fixtures whose kick-off moved, so their check-in is open
 
 
 def _demo_round(competition: Competition) -> list[Fixture]:
@@ -240,13 +241,14 @@ def demo_online(*, competition: Competition, now: datetime | None = None, bot_ma
                    key=lambda e: (e.seed or 999, e.pk), default=None)
     visitor_fixture = next((f for f in in_round if seed_one in (f.home, f.away)), None)
     bot_fixture = next((f for f in in_round if f is not visitor_fixture), None) if bot_match else None
-    live_bot = None
+    live_bot, reopened = None, 0
     with transaction.atomic():
         for fixture in in_round:
             if _started_by_people(fixture):
                 continue
             if fixture.match_id is not None:  # set up for the computer only: set up afresh
                 annul_unstarted(fixture, now)
+            reopened += 1
             fixture_reschedule(fixture=fixture, kickoff_at=now if fixture is bot_fixture else now + DEMO_KICKOFF_IN,
                                reason="The demo: playable now.", now=now)
         if visitor_fixture is not None and not _started_by_people(visitor_fixture):
@@ -257,7 +259,7 @@ def demo_online(*, competition: Competition, now: datetime | None = None, bot_ma
             # nobody plays in the computer's place: the players' accounts only watch it
             Match.objects.filter(pk=live_bot.pk).update(home_user=None, away_user=None)
             live_bot.refresh_from_db()
-    return DemoOnline(live_bot, visitor_fixture)
+    return DemoOnline(live_bot, visitor_fixture, reopened)
 
 
 def _started_by_people(fixture: Fixture) -> bool:
@@ -279,12 +281,10 @@ def annul_unstarted(fixture: Fixture, now: datetime) -> None:
 
 def demo_reopen(*, now: datetime | None = None) -> int:
     """Opens again the check-in of the demo league's playable fixtures (every ``make run``):
-    those nobody has started kick off a few minutes from ``now``. Returns how many fixtures the
-    demo round has open."""
+    those nobody has started kick off a few minutes from ``now``. Returns how many moved."""
     now = now or timezone.now()
     league = Competition.objects.filter(slug__startswith="liga-", venue=Venue.ONLINE).order_by("-created_at").first()
     if league is None:
         return 0
     with muted():  # the demo's own moves are news to nobody
-        demo_online(competition=league, now=now, bot_match=False)
-    return len(_demo_round(league))
+        return demo_online(competition=league, now=now, bot_match=False).reopened

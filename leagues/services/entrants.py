@@ -128,8 +128,20 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
                 fixture.set_status(Fixture.Status.ANNULLED, by=by, now=now)
                 change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,
                               after=fixture_state(fixture), by=by, reason=reason, now=now)
-        settle(competition=competition, by=by, now=now, reason=reason)
+            elif knockout and _won_by_a_withdrawal(fixture, entrant):
+                _walkover(fixture, entrant, by=by, now=now, reason=reason)  # both withdrew: nobody on
+        settle(competition=competition, by=by, now=now, reason=reason, keep_conflicts=True)
     return entrant
+
+
+def _won_by_a_withdrawal(fixture: Fixture, entrant: Entrant) -> bool:
+    """Whether ``entrant`` went through ``fixture`` only because its opponent withdrew, and has not
+    played on since: its withdrawal makes the fixture a double walkover."""
+    result = Result.objects.filter(fixture=fixture).first()
+    if result is None or result.source != Result.Source.WITHDRAWAL or result.winner_id != entrant.pk:
+        return False
+    later = fixture.winner_to
+    return later is None or (later.status in Fixture.OPEN and not (later.match_id and later.match.is_started))
 
 
 def _walkover(fixture: Fixture, entrant: Entrant, *, by, now: datetime, reason: str) -> None:
@@ -139,9 +151,10 @@ def _walkover(fixture: Fixture, entrant: Entrant, *, by, now: datetime, reason: 
     other = fixture.away if side == "home" else fixture.home
     if other is not None and other.withdrawn_at is not None:
         side = "both"
+    previous = Result.objects.filter(fixture=fixture).first()
     recorded = Recorded(home_goals=0, away_goals=0, outcome="walkover", outcome_side=side)
     official = official_for(fixture, recorded)
-    before = fixture_state(fixture)
+    before = fixture_state(fixture, result=previous)
     result = result_write(fixture=fixture, recorded=recorded, official=official, source=Result.Source.WITHDRAWAL,
                           match=None, discipline=(0, 0), by=by, now=now, reason=reason)
     change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,

@@ -131,7 +131,7 @@ def _round_robin(
                 competition=stage.competition, round=rnd, group=group, position=position,
                 home=home, away=away, date=rnd.date, kickoff_at=stage.competition.kickoff_on(rnd.date),
                 status=Fixture.Status.BYE if away is None else Fixture.Status.SCHEDULED,
-                status_changed_at=now,
+                status_changed_at=now, playable_since=now,
             ))
     return fixtures
 
@@ -158,7 +158,7 @@ def _bracket(
             Fixture.objects.create(
                 competition=stage.competition, round=rnd, position=position, date=rnd.date,
                 kickoff_at=stage.competition.kickoff_on(rnd.date),
-                label="Final" if count == 1 else "", status_changed_at=now,
+                label="Final" if count == 1 else "", status_changed_at=now, playable_since=now,
             )
             for position in range(count)
         ])
@@ -167,7 +167,7 @@ def _bracket(
         third = Fixture.objects.create(
             competition=stage.competition, round=final_round, position=1, date=final_round.date,
             kickoff_at=stage.competition.kickoff_on(final_round.date),
-            label="Third-place match", status_changed_at=now,
+            label="Third-place match", status_changed_at=now, playable_since=now,
         )
         for slot, semi in zip((Fixture.Slot.HOME, Fixture.Slot.AWAY), by_round[-2], strict=True):
             semi.loser_to, semi.loser_to_slot = third, slot

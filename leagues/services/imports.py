@@ -187,6 +187,20 @@ def _default_stage(competition: Competition) -> str:
     return "Knockout" if competition.format == Competition.Format.KNOCKOUT else "League"
 
 
+MAX_ROUND = 999
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def _check_round(label: str, *, line: int) -> None:
+    """A round is a number from 1 to ``MAX_ROUND`` or a name ("Final", "Round of 16")."""
+    label = label.strip()
+    if _NUMBER.fullmatch(label) and not (label.isdigit() and len(label) <= 3 and 1 <= int(label) <= MAX_ROUND):
+        raise ImportFileError(line, "round", f"must be a round number from 1 to {MAX_ROUND}, or a round's name, "
+                                             f"not {label}")
+    if len(label) > 80:
+        raise ImportFileError(line, "round", "a round's name is at most 80 characters")
+
+
 def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
     for column in ("home", "away"):
         if not raw.get(column):
@@ -200,6 +214,7 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
     if side not in ("", "home", "away", "both"):
         raise ImportFileError(line, "outcome_side", f"must be home, away or both, not {raw['outcome_side']!r}")
     default_goals = 0 if outcome == "walkover" else None
+    _check_round(raw.get("round", ""), line=line)
     row = ResultRow(
         line=line, home=raw["home"], away=raw["away"],
         home_goals=_whole(raw["home_goals"], line=line, column="home_goals", default=default_goals),
@@ -330,6 +345,12 @@ def results_import(
         positions: dict[tuple[int, int | None], int] = {}
         next_order = max((s.order for s in stages.values()), default=0) + 1
 
+        lines: dict[int, int] = {}  # fixture id -> its line in the file
+        numbered: dict[str, int] = {}  # per stage, the highest round number of the file
+        for row in rows:
+            if (row.round or "1").isdigit():
+                stage_key = (row.stage or _default_stage(competition)).casefold()
+                numbered[stage_key] = max(numbered.get(stage_key, 0), int(row.round or "1"))
         for row in progress(rows):
             home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
             stage_name = row.stage or _default_stage(competition)
@@ -349,7 +370,7 @@ def results_import(
                     group, _created = Group.objects.get_or_create(stage=stage, name=row.group)
                     groups[(stage.pk, row.group)] = group
                 group.entrants.add(home, away)
-            rnd = _round_for(stage, row.round or "1", rounds)
+            rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(stage_name.casefold(), 0))
             # a competition made by this file has no fixture yet (a pairing is once a round)
             fixture = None if created else _fixture_of(competition, rnd, group, home, away)
             new = fixture is None
@@ -362,10 +383,13 @@ def results_import(
                 fixture = Fixture.objects.create(
                     competition=competition, round=rnd, group=group, position=positions[key],
                     home=home, away=away, date=day, kickoff_at=competition.kickoff_on(day), status_changed_at=now,
+                    playable_since=now,
                 )
                 positions[key] += 1
             fixture.competition = competition
             _import_row(fixture, row, update=update, by=recorded_by, now=now, new=new)
+            lines[fixture.pk] = row.line
+        _check_knockouts_go_on(competition, lines)
         try:
             settle(competition=competition, by=recorded_by, now=now)
         except ResultConflict as exc:
@@ -456,7 +480,51 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now, new:
                   reason=f"import, line {row.line}")
 
 
-def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) -> Round:
+_THIRD_PLACE = re.compile(r"third|3rd|bronze|terceiro|tercer|terzo|troisi|dritt", re.I)
+
+
+def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> None:
+    """In the knockout stages, taken in order: an entrant plays once a round, and one beaten
+    plays on only in a third-place match. Raises ``ImportFileError`` at the row of the file that
+    breaks it (``lines``: fixture id -> its line in the file): the later fixture, or the result
+    (a correction) that beat an entrant who had played on."""
+    fixtures = (competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
+                .exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.CANCELLED))
+                .select_related("round__stage", "home", "away", "result")
+                .order_by("round__stage__order", "round__number", "position", "pk"))
+    beaten: dict[int, tuple[str, int | None]] = {}  # entrant -> where, and the line that says so
+    seen_in_round: dict[tuple[int, int], int] = {}
+    for fixture in fixtures:
+        line = lines.get(fixture.pk)
+        where = f"{fixture.round} of {fixture.round.stage.name}"
+        third = bool(_THIRD_PLACE.search(f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}"))
+        for column, entrant in (("home", fixture.home), ("away", fixture.away)):
+            if entrant is None:
+                continue
+            if seen_in_round.setdefault((fixture.round_id, entrant.pk), fixture.pk) != fixture.pk and line:
+                raise ImportFileError(line, column, f"{entrant.name} plays twice in {where}, a knockout")
+            if entrant.pk in beaten and not third:
+                lost_in, lost_line = beaten[entrant.pk]
+                if line or lost_line:
+                    raise ImportFileError(line or lost_line, column if line else None,
+                                          f"{entrant.name} was beaten in {lost_in} and cannot play on in {where}")
+        result = getattr(fixture, "result", None) if hasattr(fixture, "result") else None
+        if result is None or third:
+            continue
+        if result.is_double_no_show:
+            losers = [fixture.home, fixture.away]
+        elif result.winner_side:
+            losers = [fixture.away if result.winner_side == "home" else fixture.home]
+        else:
+            losers = []
+        for loser in losers:
+            if loser is not None:
+                beaten[loser.pk] = (where, line)
+
+
+def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round], *, numbered_up_to: int = 0) -> Round:
+    """The stage's round ``label``: a number, or a name, which comes after every numbered round
+    of the stage and of the file (``numbered_up_to``)."""
     key = (stage.pk, label)
     if key not in cache:
         if label.isdigit() and int(label) >= 1:
@@ -467,8 +535,8 @@ def _round_for(stage: Stage, label: str, cache: dict[tuple[int, str], Round]) ->
         else:
             rnd = stage.rounds.filter(name__iexact=label).first()
             if rnd is None:
-                number = (stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-                rnd = Round.objects.create(stage=stage, number=number, name=label)
+                last = stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+                rnd = Round.objects.create(stage=stage, number=max(last, numbered_up_to) + 1, name=label)
         cache[key] = rnd
     return cache[key]
 

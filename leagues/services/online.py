@@ -8,6 +8,11 @@ names, rule set and window; ``matches`` then runs it: the kick-off when both are
 walkover clock from the kick-off, the game, its log. Nobody checked in by the end of the
 window is a double no-show, recorded by ``no_shows_record`` (beat), since no match exists then.
 
+A window counts only if the fixture had its entrants, kick-off and venue by its kick-off
+(``Fixture.paired_in_time``): a fixture paired or moved after its kick-off time (a semi-final
+recorded late, a kick-off set in the past) offers no check-in and is never a no-show until the
+organisers give it a new kick-off.
+
 Errors are ``matches.services.play.PlayError`` (an HTTP status, a code, a sentence): 403 not a
 player of the fixture, 409 outside the window (the body says when it opens), at a table, or
 against an entrant without an account.
@@ -61,10 +66,13 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
                                                   "is played at a table, or decided by the organisers")
                              % {"entrant": fixture.entrant(side).name})
     if fixture.status not in Fixture.OPEN:
-        return PlayError(409, "fixture_closed", _("a %(status)s fixture is not played")
+        return PlayError(409, "fixture_closed", _("this fixture is %(status)s: there is no match to check in to")
                          % {"status": fixture.get_status_display().lower()})
     if fixture.kickoff_at is None:
         return PlayError(409, "not_scheduled", _("this fixture has no kick-off time yet"))
+    if not fixture.paired_in_time:
+        return PlayError(409, "paired_late", _("this fixture got its entrants or its kick-off after the kick-off "
+                                                "time: the organisers set a new kick-off"))
     opens, closes = fixture.checkin_opens_at, fixture.checkin_closes_at
     if now < opens:
         when = date_format(timezone.localtime(opens, fixture.competition.zone), "DATETIME_FORMAT")
@@ -157,7 +165,7 @@ def fixture_match_setup(*, fixture: Fixture, computer_sides: tuple[str, ...] = (
     with transaction.atomic():
         fixture = lock_fixture_for_play(fixture.pk)
         refusal = checkin_refusal(fixture, now)
-        if refusal is not None and refusal.code != "no_account":
+        if refusal is not None:
             raise refusal
         return fixture_match(fixture=fixture, now=now, computer_sides=computer_sides)
 
@@ -172,7 +180,7 @@ def no_shows_due(now: datetime, *, limit: int = 500) -> list[Fixture]:
         .filter(Q(match__isnull=True) | Q(match__status=Match.Status.CANCELLED))
         .select_related("competition").order_by("kickoff_at")[:limit]
     )
-    return [f for f in candidates if f.checkin_closes_at <= now]
+    return [f for f in candidates if f.checkin_closes_at <= now and f.paired_in_time]
 
 
 def no_shows_record(*, now: datetime | None = None) -> int:

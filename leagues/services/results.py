@@ -38,7 +38,7 @@ from leagues.official import Official, Recorded, ResultError, Rules, official_re
 from leagues.services import bracket, notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
-from leagues.services.standings import competition_tables, group_qualifiers
+from leagues.services.standings import competition_tables, group_places
 from matches.models import Match
 from matches.services import online
 
@@ -147,9 +147,10 @@ def result_write(
     return result
 
 
-def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> None:
+def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> FixtureChange:
     """Strikes the fixture's result (kept in its history) and annuls its online match: the
-    fixture is to be played again, by the entrants the bracket now gives it."""
+    fixture is to be played again, by the entrants the bracket now gives it. Returns the history
+    entry (the new entrants are added to it)."""
     before = fixture_state(fixture)
     Result.objects.filter(fixture=fixture).delete()
     if fixture.match_id is not None:
@@ -158,42 +159,64 @@ def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> None:
         fixture.save(update_fields=["match"])
     if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
         fixture.set_status(Fixture.Status.SCHEDULED, by=by, now=now)
-    change_record(fixture=fixture, kind=FixtureChange.Kind.STRUCK, before=before,
-                  after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
+    return change_record(fixture=fixture, kind=FixtureChange.Kind.STRUCK, before=before,
+                         after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
 
 
-def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = False, reason: str = "") -> None:
+def _plan(competition: Competition) -> bracket.Plan:
+    qualifiers, before_withdrawals = {}, {}
+    if competition.stages.filter(kind=Stage.Kind.GROUPS).exists():
+        tables, _lots = competition_tables(competition=competition)
+        places = group_places(competition=competition, tables=tables)
+        qualifiers, before_withdrawals = places.qualifiers, places.before_withdrawals
+    return bracket.bracket_plan(competition=competition, qualifiers=qualifiers, before_withdrawals=before_withdrawals)
+
+
+def _cascade(competition: Competition, *, by, now: datetime, reason: str) -> tuple[bracket.Plan, dict]:
+    """Strikes the results of the fixtures in conflict, again and again down the bracket, until
+    none is left; returns the last plan and the history entry of each fixture struck."""
+    struck: dict[int, FixtureChange] = {}
+    for _round in range(MAX_CASCADE):
+        plan = _plan(competition)
+        if not plan.conflicts:
+            return plan, struck
+        for fixture_id in sorted(plan.conflicts):
+            struck[fixture_id] = _strike(fixture=plan.fixtures[fixture_id], by=by, now=now,
+                                         reason=reason or _("A correction of an earlier round changed its entrants."))
+    raise AssertionError("the cascade did not end")
+
+
+def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = False, keep_conflicts: bool = False,
+           reason: str = "") -> None:
     """After a change of results (in its transaction): checks the knockout slots it changes, then
     fills those of fixtures neither decided nor started; marks the derived state stale.
 
-    Raises ``ResultConflict`` ("played_on") when a fixture already decided or started would
-    change, unless ``cascade``: then those fixtures' results are struck, again and again down
-    the bracket, and each goes back to scheduled with its new entrants."""
+    When a fixture already decided or started would change: raises ``ResultConflict``
+    ("played_on", with every fixture the change would reach), unless ``cascade`` (those
+    fixtures' results are struck, down the bracket, and each goes back to scheduled with its new
+    entrants) or ``keep_conflicts`` (a withdrawal: they are left as they are, and shown to the
+    organisers as conflicts by the recomputation)."""
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
-        for _round in range(MAX_CASCADE):
-            qualifiers = {}
-            if competition.stages.filter(kind=Stage.Kind.GROUPS).exists():
-                tables, _lots = competition_tables(competition=competition)
-                qualifiers = group_qualifiers(competition=competition, tables=tables)
-            plan = bracket.bracket_plan(competition=competition, qualifiers=qualifiers)
-            if not plan.conflicts:
-                bracket.bracket_apply(plan, now=now, by=by, reason=reason)
-                break
-            if not cascade:
-                fixtures = [plan.fixtures[f] for f in sorted(plan.conflicts)]
-                names = ", ".join(_fixture_label(f) for f in fixtures)
-                raise ResultConflict(
-                    "played_on",
-                    _("this changes who plays in %(fixtures)s, which already has a result or a match "
-                      "under way; correct that first, or ask for the change to cascade "
-                      "(those fixtures go back to scheduled with their new entrants)") % {"fixtures": names},
-                    fixtures=[f.pk for f in fixtures],
-                )
-            for fixture_id in sorted(plan.conflicts):
-                _strike(fixture=plan.fixtures[fixture_id], by=by, now=now,
-                        reason=reason or _("A correction of an earlier round changed its entrants."))
-        else:
-            raise AssertionError("the cascade did not end")
+        plan = _plan(competition)
+        struck: dict[int, FixtureChange] = {}
+        if plan.conflicts and cascade:
+            plan, struck = _cascade(competition, by=by, now=now, reason=reason)
+        elif plan.conflicts and not keep_conflicts:
+            savepoint = transaction.savepoint()
+            try:
+                _plan_after, reached = _cascade(competition, by=by, now=now, reason=reason)
+            finally:
+                transaction.savepoint_rollback(savepoint)
+            fixtures = [plan.fixtures[f] for f in sorted(reached)]
+            raise ResultConflict(
+                "played_on",
+                _("this changes who plays in %(fixtures)s, which already has a result or a match under way; "
+                  "correct that first, or ask for the change to cascade (those fixtures go back to "
+                  "scheduled with their new entrants, their results kept in the history)")
+                % {"fixtures": ", ".join(_fixture_label(f) for f in fixtures)},
+                fixtures=[f.pk for f in fixtures],
+            )
+        bracket.bracket_apply(plan, now=now, struck=struck)
     results_changed(competition.pk)
 
 
@@ -222,6 +245,7 @@ def result_record(
     cascade: bool = False,
     reason: str = "",
     source: str = Result.Source.TABLE,
+    expected_entrants: tuple[int | None, int | None] | None = None,
     now: datetime | None = None,
 ) -> Result:
     """Records (or corrects) the result of ``fixture`` as played at a real table: a score, a
@@ -230,8 +254,9 @@ def result_record(
 
     Raises ``ResultError`` (400, the field named) for a result that cannot be official or a
     fixture that takes none (``fixture``: without both entrants, a bye, cancelled), and
-    ``ResultConflict`` (409) for a fixture whose online match has started, or whose winner has
-    played on (without ``cascade``). Nothing is saved then.
+    ``ResultConflict`` (409) for a fixture whose online match has started, whose winner has
+    played on (without ``cascade``), or whose entrants are no longer ``expected_entrants``
+    (home, away ids: what the organiser saw). Nothing is saved then.
     """
     now = now or timezone.now()
     if min(home_discipline, away_discipline) < 0:
@@ -243,6 +268,7 @@ def result_record(
     )
     with transaction.atomic():
         competition, fixture = lock_fixture(fixture.pk)
+        _check_expected(fixture, expected_entrants)
         _check_takes_result(fixture)
         match = lock_match(fixture)
         if match is not None and match.is_started:
@@ -265,6 +291,19 @@ def result_record(
     return result
 
 
+def _check_expected(fixture: Fixture, expected: tuple[int | None, int | None] | None) -> None:
+    """Raises ``ResultConflict`` ("entrants_changed") when the request was written for other
+    entrants than the fixture now has (a form left open while the bracket moved on)."""
+    if expected is None or tuple(expected) == (fixture.home_id, fixture.away_id):
+        return
+    raise ResultConflict(
+        "entrants_changed",
+        _("this fixture is now %(fixture)s: its entrants changed since you opened it; check the result again")
+        % {"fixture": _fixture_label(fixture)},
+        home=fixture.home_id, away=fixture.away_id,
+    )
+
+
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
@@ -275,7 +314,7 @@ def _require_reason(reason: str) -> str:
 @retry_conflicts
 def decision_record(
     *, fixture: Fixture, outcome: str, outcome_side: str, reason: str, decided_by=None, cascade: bool = False,
-    now: datetime | None = None,
+    expected_entrants: tuple[int | None, int | None] | None = None, now: datetime | None = None,
 ) -> Result:
     """An organiser's decision on an online fixture: a walkover (``outcome_side``: who did not
     show, or ``both``) or a disqualification of a side. It overrides the match's log (a match
@@ -290,6 +329,7 @@ def decision_record(
         raise ResultError("outcome", _("a decision is a walkover or a disqualification"))
     with transaction.atomic():
         competition, fixture = lock_fixture(fixture.pk)
+        _check_expected(fixture, expected_entrants)
         _check_takes_result(fixture)
         if not fixture.is_online:
             raise ResultConflict("not_online", _("this fixture is played at a table: record its result instead"))
@@ -381,7 +421,7 @@ def result_from_match(*, match_id: int, now: datetime | None = None) -> Result |
                             by=None, now=now)
             change_record(fixture=fixture, kind=FixtureChange.Kind.ONLINE_RESULT, before=before,
                           after=fixture_state(fixture, result=result), now=now)
-            settle(competition=competition, now=now)
+            settle(competition=competition, now=now, keep_conflicts=True)
             return result
     except (ResultError, ResultConflict) as exc:
         message = exc.message if isinstance(exc, ResultError) else exc.detail

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import Fixture, FixtureChange, Round
+from leagues.models import Fixture, FixtureChange, Round, Venue
 from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.online import lock_fixture_for_play, match_setup_for
@@ -39,7 +39,8 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
         before = fixture_state(fixture, result=None)
         fixture.kickoff_at = kickoff_at.astimezone(UTC)
         fixture.date = timezone.localtime(kickoff_at, fixture.competition.zone).date()
-        fields = ["kickoff_at", "date"]
+        fixture.playable_since = now
+        fields = ["kickoff_at", "date", "playable_since"]
         if fixture.status == Fixture.Status.CANCELLED:
             fixture.set_status(Fixture.Status.SCHEDULED, by=by, now=now, save=False)
             fields += ["status", "status_changed_at", "status_changed_by"]
@@ -69,3 +70,36 @@ def round_reschedule(*, round: Round, kickoff_at: datetime, reason: str = "", by
             except PlayError:
                 continue  # started online, or decided meanwhile: it keeps its kick-off
     return moved
+
+
+def fixture_set_venue(*, fixture: Fixture, venue: str, reason: str = "", by=None,
+                      now: datetime | None = None) -> Fixture:
+    """Where ``fixture`` is played: ``online``, ``table``, or ``""`` (its competition's venue).
+    An online match set up but not started is annulled (a new one is set up at the next
+    check-in); the check-in window counts from now. Raises ``PlayError`` 409 when the fixture
+    is decided or its online match has started (annul it first), 400 for an unknown venue."""
+    now = now or timezone.now()
+    if venue not in ("", *Venue.values):
+        raise PlayError(400, "malformed", _("venue must be online, table or empty"), field="venue")
+    with transaction.atomic():
+        fixture = lock_fixture_for_play(fixture.pk)
+        if venue == fixture.venue:
+            return fixture
+        if fixture.status not in Fixture.OPEN | {Fixture.Status.CANCELLED}:
+            raise PlayError(409, "fixture_closed", _("a %(status)s fixture keeps its venue")
+                            % {"status": fixture.get_status_display().lower()})
+        match = Match.objects.select_for_update().filter(pk=fixture.match_id).first() if fixture.match_id else None
+        if match is not None and match.is_started:
+            raise PlayError(409, "online_match_started",
+                            _("its online match has started: annul it first to play it elsewhere"))
+        before = {**fixture_state(fixture, result=None), "venue": fixture.effective_venue}
+        if match is not None:
+            online.match_annul(match_id=match.pk, by=by, now=now)
+            fixture.match = None
+        fixture.venue = venue
+        fixture.playable_since = now
+        fixture.save(update_fields=["venue", "playable_since", "match"])
+        change_record(fixture=fixture, kind=FixtureChange.Kind.VENUE, before=before,
+                      after={**fixture_state(fixture, result=None), "venue": fixture.effective_venue},
+                      by=by, reason=reason, now=now)
+    return fixture

@@ -89,24 +89,59 @@ def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
     return tables, lots
 
 
-def group_qualifiers(*, competition: Competition, tables: list[Table]) -> dict[tuple[str, int], object]:
-    """(group name, place) -> the entrant there, once every group fixture is decided (an empty
-    mapping before: the places are still pending). A withdrawn entrant never qualifies: the
-    places go to the next in the table; a place nobody holds is ``bracket.NOBODY``."""
+@dataclass
+class GroupPlaces:
+    """Who holds each group place that fills the knockout: ``qualifiers`` (the withdrawn passed
+    over), ``before_withdrawals`` (the withdrawn counted: what a played fixture may hold), and
+    ``shared`` (places the criteria could not separate: left pending for the organisers)."""
+
+    qualifiers: dict[tuple[str, int], object]
+    before_withdrawals: dict[tuple[str, int], object]
+    shared: list[tuple[str, int]]
+
+
+def group_places(*, competition: Competition, tables: list[Table]) -> GroupPlaces:
+    """(group name, place) -> the entrant there, once every group fixture is decided (empty
+    before: the places are still pending). A withdrawn entrant never qualifies: the places go
+    to the next in the table; a place nobody holds is ``bracket.NOBODY``; a place shared with an
+    entrant the criteria could not separate stays pending (the organisers decide, e.g. with lots)."""
+    places = GroupPlaces({}, {}, [])
     groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
     if groups_stage is None:
-        return {}
+        return places
     if competition.fixtures.filter(round__stage=groups_stage, status__in=Fixture.OPEN).exists():
-        return {}
+        return places
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
-    places: dict[tuple[str, int], object] = {}
+    wanted = max(competition.qualifiers_per_group, 2)
     for table in tables:
         if table.group is None or table.group.stage_id != groups_stage.pk:
             continue
-        standing = [row.entrant for row in table.ranked.rows if row.entrant not in withdrawn]
-        for place in range(1, max(competition.qualifiers_per_group, 2) + 1):
-            places[(table.group.name, place)] = standing[place - 1] if place <= len(standing) else bracket.NOBODY
+        name = table.group.name
+        for target, rows in ((places.before_withdrawals, table.ranked.rows),
+                             (places.qualifiers, [r for r in table.ranked.rows if r.entrant not in withdrawn])):
+            for place in range(1, wanted + 1):
+                row = rows[place - 1] if place <= len(rows) else None
+                if row is None:
+                    target[(name, place)] = bracket.NOBODY
+                elif row.shared and _shared_across(rows, place):
+                    if target is places.qualifiers:
+                        places.shared.append((name, place))
+                else:
+                    target[(name, place)] = row.entrant
     return places
+
+
+def _shared_across(rows: list, place: int) -> bool:
+    """Whether the row at ``place`` (1-based) shares its position with a row that would not
+    take the same place: then who takes which place is not decided."""
+    row = rows[place - 1]
+    level = [r for r in rows if r.position == row.position]
+    return len(level) > 1
+
+
+def group_qualifiers(*, competition: Competition, tables: list[Table]) -> dict[tuple[str, int], object]:
+    """The group places that fill the knockout (``group_places(...).qualifiers``)."""
+    return group_places(competition=competition, tables=tables).qualifiers
 
 
 def standings_recompute(*, competition_id: int, now: datetime | None = None, force: bool = False) -> bool:
@@ -138,9 +173,9 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
             ]
         Standing.objects.filter(competition=competition).delete()
         Standing.objects.bulk_create(rows)
-        conflicts = bracket.bracket_sync(
-            competition=competition, qualifiers=group_qualifiers(competition=competition, tables=tables), now=now,
-        )
+        places = group_places(competition=competition, tables=tables)
+        conflicts = bracket.bracket_sync(competition=competition, qualifiers=places.qualifiers,
+                                         before_withdrawals=places.before_withdrawals, now=now)
         competition.lots_drawn = {str(k): v for k, v in lots.items()}
         competition.derived_version = competition.results_version
         competition.derived_conflicts = conflicts

@@ -1,7 +1,11 @@
 """Small template helpers of the site: a fixture's score, its result, its winner."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
+from django.utils.formats import date_format
 
 register = template.Library()
 
@@ -65,3 +69,15 @@ def who(entrant) -> str:
         return ""
     player = entrant.player if entrant.player_id else None
     return player.full_name if player is not None else entrant.name
+
+
+@register.filter
+def in_zone(value, zone) -> str:
+    """An ISO 8601 time (as a fixture's history keeps it) in ``zone``: "Sat 5 Dec 2026, 18:00"."""
+    if not value:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    return date_format(timezone.localtime(when, zone), "D j M Y, H:i")

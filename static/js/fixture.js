@@ -10,7 +10,8 @@
     var local = when.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short",
                                                 hour: "2-digit", minute: "2-digit"});
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (shown.indexOf("(" + zone + ")") < 0) {
+    // the reader's own time only when their clock differs from the competition's at that moment
+    if (String(-when.getTimezoneOffset()) !== el.dataset.offset && shown.indexOf("(" + zone + ")") < 0) {
       var mine = document.createElement("span");
       mine.className = "small muted local-time";
       mine.textContent = " · " + local + " (" + zone + ")";

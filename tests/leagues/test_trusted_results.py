@@ -60,7 +60,9 @@ def record(client, fixture, home, away, **extra):
 
 
 def kickoff(fixtures, when):
-    Fixture.objects.filter(pk__in=[f.pk for f in fixtures]).update(kickoff_at=when)
+    """Sets the fixtures' kick-off, as if they had been scheduled for it a week before."""
+    Fixture.objects.filter(pk__in=[f.pk for f in fixtures]).update(kickoff_at=when,
+                                                                    playable_since=when - timedelta(days=7))
 
 
 # --- check-in: only online, only in its window, only between two accounts ----------------------------
@@ -113,6 +115,23 @@ def test_check_in_inside_the_window_then_the_match_kicks_off():
     body = APIClient().get(f"/api/fixtures/{fixture.pk}/").json()
     assert body["venue"] == "online" and body["match"] == second.json()["id"]
     assert body["kickoff_at"] and body["checkin_opens_at"]
+
+
+def test_a_fixture_paired_after_its_kick_off_is_no_no_show_and_offers_no_check_in():
+    competition, organiser = competition_of(4, venue="online", format="knockout", slug="late")
+    semis = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    final = competition.fixtures.get(label="Final")
+    kickoff(semis, timezone.now() - timedelta(days=2))
+    kickoff([final], timezone.now() - timedelta(hours=1))  # its window closed before anyone knew who plays
+    assert record(organiser, semis[0], 1, 0).status_code == 200  # played at a table after all
+    assert record(organiser, semis[1], 1, 0).status_code == 200
+    assert names(final) == ("E1", "E2")
+    assert no_shows_record() == 0  # not a double no-show: it was paired after its kick-off
+    response = player(competition, 1).post(f"/api/fixtures/{final.pk}/check-in/")
+    assert response.status_code == 409 and response.json()["error"] == "paired_late"
+    organiser.post(f"/api/fixtures/{final.pk}/reschedule/", {
+        "kickoff_at": (timezone.now() + timedelta(minutes=10)).isoformat()}, format="json")
+    assert player(competition, 1).post(f"/api/fixtures/{final.pk}/check-in/").status_code == 200
 
 
 def test_nobody_checked_in_by_the_end_of_the_window_is_a_double_no_show():

@@ -24,15 +24,17 @@ from leagues.services.online import fixture_match_setup
 from leagues.services.results import result_from_match
 from leagues.services.schedule import fixture_reschedule
 from matches.models import Match
-from matches.services import online
+from matches.services import online, play
 from matches.services.adjudication import match_adjudicate
 
 BATCH = 25  # computer moves per transaction
 
 
 def playable(competition: Competition):
-    """The open fixtures of ``competition`` played online, with both entrants."""
-    return (competition.fixtures.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
+    """The open fixtures of ``competition`` played online, between two entrants with accounts (the
+    others are played at a table or decided by the organisers)."""
+    return (competition.fixtures.filter(status__in=Fixture.OPEN, home__player__user__isnull=False,
+                                        away__player__user__isnull=False)
             .filter(Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE))
             .exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.WALKOVER,
                                         Match.Status.ABANDONED])
@@ -52,7 +54,7 @@ def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=N
             fixture = fixture_reschedule(fixture=fixture, kickoff_at=now, now=now,
                                          reason="play_fixtures --bots: played now")
         match = fixture_match_setup(fixture=fixture, computer_sides=("home", "away"), now=now)
-    params = online.params_of(match)
+    params = play.params_of(match)
     if max_steps is None:
         total_s = (float(params.get("half_minutes", 25)) * int(params.get("halves", 2))
                    + 2 * float(params.get("extra_time_minutes", 5))) * 60
@@ -64,7 +66,10 @@ def play_bot_match(*, fixture: Fixture, seconds_per_action: float = 5.0, start=N
         if match.status != Match.Status.LIVE:
             break
     else:
-        raise CommandError(f"match {match.pk} ({fixture}) did not end in {max_steps} steps")
+        # never leave a computer match live for a watcher to drive into an official result
+        online.match_annul(match_id=match.pk)
+        Fixture.objects.filter(pk=fixture.pk, match=match).update(match=None)
+        raise CommandError(f"match {match.pk} ({fixture}) did not end in {max_steps} steps: it is annulled")
     match_adjudicate(match_id=match.pk)  # at once; the queued tasks then find it done
     result_from_match(match_id=match.pk)
     match.refresh_from_db()
