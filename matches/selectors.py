@@ -6,6 +6,7 @@
   clock anchor, deadline, server time, the official result once there is one, the buttons that
   may not play this turn) and the rows it has not seen, each call with its sentence
   (``matches.sentences``);
+- ``may_not_play(match, names)``: the buttons the side to move may not flick, and why;
 - ``replay_log(match)``: the whole log with the state after every row, from a fold of the
   referee over the log (``simulation``), cached by the match's last hash;
 - ``live_matches(ids=..., user=...)``: the live online matches, for the competition and play
@@ -80,11 +81,20 @@ def match_header(match: Match, *, user=None, now: datetime | None = None,
             "half_time", "full_time"),
         "period_end_s": play.period_end_s(period, params),
         "finished": match.status in OVER_STATUSES or match.status == Match.Status.WALKOVER,
-        "may_not_play": {},
+        "may_not_play": may_not_play(match, names),
     })
     if match.official is not None:
         data["official"] = {**match.official, "text": sentences.official_sentence(match.official, names)}
     return data
+
+
+def may_not_play(match: Match, names: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The buttons of the side to move that may not play this turn, and why, as the board shows
+    them (``sentences.may_not_play``): the referee's ``may_not_play`` of the live state."""
+    if match.status != Match.Status.LIVE or not match.state:
+        return {}
+    referee = referee_for(match.rule_set, play.params_of(match))
+    return sentences.may_not_play(referee.may_not_play(MatchState.from_json(match.state)), names)
 
 
 def board_feed(match: Match, *, after: int, user=None, now: datetime | None = None,
@@ -155,7 +165,7 @@ def side_names(match: Match) -> dict[str, dict[str, Any]]:
         short = given.get("short") or ((user.last_name or user.get_username()) if user is not None else "")
         if side in match.computer_sides and not given:
             name, short = _("Computer"), _("Computer")
-        elif side in match.computer_sides:
+        elif side in match.computer_sides and name != _("Computer"):  # a practice's opponent is named so
             name = _("%(name)s (computer)") % {"name": name}
         slug = given.get("club_slug", "")
         colours = club_colours(slug) if slug else DEFAULT_COLOURS[side]

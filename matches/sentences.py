@@ -1,14 +1,20 @@
 """What the board says, in sentences: the referee's calls, the players' moves, a refused move,
-the official result, and the board's own words (``board_strings``, for its scripts).
+the buttons that may not play, the official result, and the board's own words
+(``board_strings``, for its scripts).
 
 Every sentence is rendered here, on the server, through gettext, with the players' names
-(``names``: ``selectors.side_names``, each side's ``short`` name is used). The referee's events
-carry their ``type`` and fields (SIMULATION_CONTRACT.md §5: ``side``, ``piece``, ``reason``,
-``kind``, ``period``...) and a refusal its ``reason``; a call is never shown as its bare key.
+(``names``: ``selectors.side_names``, each side's ``short`` name is used). The referee gives
+each event and each refusal a message ``{"key", "params"}`` of its catalogue
+(``simulation.rules.messages``): the English template is translated, then filled, ``{player}``
+with the name of the player of ``params["side"]``. An event logged before the referee gave
+messages is put in words from its fields (``type``, ``reason``, ``kind``...). A call is never
+shown as its bare key.
 
 - ``event_sentence(event, names)``, ``action_sentence(action, names)``,
-  ``refusal_sentence(reason)``: one sentence each ("" for what the feed does not show: a
-  ``touch``, a ``tick``, a ``declare_shot``, whose event says it);
+  ``refusal_sentence(reason, message, names)``: one sentence each ("" for what the feed does not
+  show: a ``touch``, a ``tick``, a ``declare_shot``, whose event says it);
+- ``may_not_play(barred, names)``: the referee's ``may_not_play`` with a sentence and the rule's
+  page for each button;
 - ``rule_url(rule)``: the ``/rules/`` page at the section a ``rule`` cites (or ``None``);
 - ``with_texts(row, names)``: a log row as the board reads it, with ``text`` on the row and
   ``text``, ``rule_url`` and ``rule_label`` on each event;
@@ -24,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
 from matches.rulebooks import rule_anchor, rule_label
+from simulation.rules.messages import template
 
 SIDES = ("home", "away")
 
@@ -215,16 +222,32 @@ EVENTS = {
 }
 
 
+def message_sentence(message: dict[str, Any] | None, names: dict[str, dict[str, Any]]) -> str | None:
+    """The sentence of a referee's message ``{"key", "params"}``: its template translated, then
+    filled; ``None`` when there is no message, or its key or a parameter is unknown."""
+    if not message or not message.get("key"):
+        return None
+    params = message.get("params") or {}
+    try:
+        text = _(template(message["key"]))
+        text = text.format(**{**params, "player": _name(params.get("side"), names)})
+    except (KeyError, IndexError, ValueError):
+        return None
+    return _capital(text) + "."
+
+
 def event_sentence(event: dict[str, Any], names: dict[str, dict[str, Any]]) -> str:
     """The sentence for one referee event; "" for a ``touch`` (the feed does not list them)."""
     kind = event.get("type")
     if kind == "touch":
         return ""
-    render = EVENTS.get(kind)
+    said = message_sentence(event.get("message"), names)
+    if said is not None:
+        return said
+    render = EVENTS.get(kind)  # an event logged before the referee gave messages
     if render is None:
         return _("The referee calls a %(call)s.") % {"call": str(kind or "").replace("_", " ")}
-    text = render(event, names)
-    return _capital(text)
+    return _capital(render(event, names))
 
 
 def action_sentence(action: dict[str, Any], names: dict[str, dict[str, Any]]) -> str:
@@ -248,11 +271,26 @@ def action_sentence(action: dict[str, Any], names: dict[str, dict[str, Any]]) ->
     return ""
 
 
-def refusal_sentence(reason: str | None) -> str:
-    """The sentence for a move the referee refused, from its ``reason``."""
-    if not reason:
+def refusal_sentence(reason: str | None, message: dict[str, Any] | None = None,
+                     names: dict[str, dict[str, Any]] | None = None) -> str:
+    """The sentence for a move the referee refused: its ``message`` in words, or its ``reason``."""
+    said = message_sentence(message, names or {})
+    if said is None and reason:
+        said = _capital(reason.rstrip(".")) + "."
+    if said is None:
         return _("That move is not allowed.")
-    return _("Not allowed: %(reason)s.") % {"reason": reason.rstrip(".")}
+    return _("Not allowed. %(why)s") % {"why": said}
+
+
+def may_not_play(barred: dict[str, dict[str, Any]], names: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The referee's ``may_not_play`` (button id -> message) for the board: for each button the
+    sentence (``text``), its ``rule``, the rule's page (``rule_url``) and name (``rule_label``)."""
+    out = {}
+    for piece, message in barred.items():
+        rule = (message.get("params") or {}).get("rule")
+        text = message_sentence(message, names) or _("Button %(piece)s may not play this turn.") % {"piece": piece}
+        out[piece] = {"text": text, "rule": rule, "rule_url": rule_url(rule), "rule_label": rule_label(rule)}
+    return out
 
 
 def rule_url(rule: str | None) -> str | None:

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.throttling import ScopedRateThrottle
-from matches import sentences
+from matches import selectors, sentences
 from matches.models import Match, MatchAction
 from matches.rulebooks import rule_label
 from matches.services import online
@@ -99,7 +99,8 @@ class MatchActions(APIView):
         )
         data = answer.data
         if answer.status_code == 422 and data.get("error") == "rule_violation":
-            data = {**data, "text": sentences.refusal_sentence(data.get("reason")),
+            names = selectors.side_names(Match.objects.get(pk=match_id))
+            data = {**data, "text": sentences.refusal_sentence(data.get("reason"), data.get("message"), names),
                     "rule_url": sentences.rule_url(data.get("rule")),
                     "rule_label": rule_label(data.get("rule"))}
         response = Response(data, status=answer.status_code)

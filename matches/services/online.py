@@ -19,7 +19,8 @@ transaction and returned again to a retry:
 - 403: the user does not play this match, or it is not their turn;
 - 409: the match is not live, or ``seq`` is not the next one (stale or repeated); the body
   holds the current state;
-- 422: the referee refused it (``reason`` and ``rule``), or the ``Idempotency-Key`` was first
+- 422: the referee refused it (``reason``, ``rule``, and ``message``: the referee's ``{"key",
+  "params"}`` for the site to put in words), or the ``Idempotency-Key`` was first
   used for another request (``idempotency_key_reused``).
 
 The match clock runs with wall time from an anchor stored on the match (the time of the last
@@ -426,7 +427,8 @@ def _submit_locked(match: Match, user, seq: Any, action_json: Any, now: datetime
     try:
         state, row = apply_to_match(match, state, action.at_time(t), side=side, by=user, now=now)
     except RuleViolation as exc:
-        raise PlayError(422, "rule_violation", exc.reason, reason=exc.reason, rule=exc.rule) from exc
+        raise PlayError(422, "rule_violation", exc.reason, reason=exc.reason, rule=exc.rule,
+                        message=exc.message) from exc
     rows = [row]
     rows += play_computer(match, state, now, save=False)
     play.save_applied(match, rows)

@@ -1,6 +1,6 @@
 """A small deterministic referee for the online-play tests (no physics), behind the referees'
 interface: ``apply(state, action) -> Outcome``, ``initial_state``, ``turn_deadline``,
-``period_end_s``. Loaded through ``MATCHES_REFEREE_OVERRIDE`` (also by a worker subprocess).
+``period_end_s``, ``may_not_play`` (always empty: every button may play). Loaded through ``MATCHES_REFEREE_OVERRIDE`` (also by a worker subprocess).
 
 Its rules, chosen so that tests can make things happen:
 - turns alternate; a turn not taken by its deadline is a ``turn_timeout`` and passes;
@@ -66,6 +66,9 @@ class StubReferee:
         regular = self.half_s * self.halves
         return {"first_half": self.half_s, "second_half": regular, "extra_time_first": regular + self.extra_s,
                 "extra_time_second": regular + 2 * self.extra_s}.get(period)
+
+    def may_not_play(self, state: MatchState) -> dict:
+        return {}
 
     # ------------------------------------------------------------------------------------
     def apply(self, state: MatchState, action) -> Outcome:

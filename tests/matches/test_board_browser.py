@@ -16,7 +16,6 @@ Without it the test skips, unless ``REQUIRE_SERVICES`` is set (CI), where it fai
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import shutil
@@ -237,16 +236,24 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     # a refused move is explained under the table, in a sentence, with its rule linked
     home.click("#declare-shot")
     home.wait_for_selector("#message.bad a.rule[href^='/rules/#']")
-    assert home.inner_text("#message").startswith("Not allowed: ")
+    assert home.inner_text("#message").startswith("Not allowed. ")
 
-    # home kicks off with the mouse: a gentle first touch, then the other button's second
+    # home kicks off with the mouse: a gentle first touch...
     before = _seq(home)
     _mouse_flick(home, "home", "1", speed=400)
     home.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
-    if home.evaluate("botonera.header().state.to_move") == "home":
-        before = _seq(home)
-        _mouse_flick(home, "home", "2", speed=1500)
-        home.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
+    assert home.evaluate("botonera.header().state.to_move") == "home"  # the second touch is home's too
+    # ... after which button 1 may not play: every board crosses it out; pointing at it says why
+    for page in boards:
+        page.wait_for_function("botonera.marked().includes('1') && botonera.idle()", timeout=8000)
+    at = home.evaluate("botonera.screenOf('home', '1')")
+    home.mouse.move(at["x"], at["y"])
+    home.wait_for_selector("#tip:not([hidden])")
+    assert home.inner_text("#tip").startswith("Button 1 ") and home.locator("#tip a.rule").count() == 1
+    # ... and the other button takes the second
+    before = _seq(home)
+    _mouse_flick(home, "home", "2", speed=1500)
+    home.wait_for_function(f"botonera.header().seq > {before}", timeout=8000)
 
     # the phone: a swipe on the table away from the buttons scrolls the page; a flick aimed with
     # one finger from a button is sent and accepted
@@ -294,6 +301,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, browser):
+    """The replay of a finished match; the buttons that may not take a kick-off."""
     from leagues.management.commands.play_fixtures import play_bot_match
 
     base = live_server.url
@@ -323,8 +331,8 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
         replay.wait_for_selector("#feed li.ev-goal", timeout=10000)
     _feed_reads_as_sentences(replay)
 
-    # A live match whose feed says a button may not play: it is drawn crossed out, and says why
-    # on hover (desktop) or tap (phone). (The feed's ``may_not_play`` is the referee's.)
+    # At a kick-off only the two buttons in the centre circle may take it: the others are drawn
+    # crossed out, and say why on hover (desktop) or tap (phone), to players and spectators.
     from matches.services import online
     from tests.matches.conftest import setup_match
 
@@ -332,30 +340,21 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
     match = setup_match(live_fixture, timezone.now())
     for entrant in (live_fixture.home, live_fixture.away):
         online.check_in(match_id=match.pk, user=entrant.player.user)
-    reason = {"text": "Button 7 came back from out of bounds and sits out this turn.",
-              "rule": "rulebook 8", "rule_url": "/rules/#rulebook-8"}
-
-    def barred_feed(route):
-        response = route.fetch()
-        data = response.json()
-        data["match"]["may_not_play"] = {"7": reason}
-        route.fulfill(response=response, body=json.dumps(data))
-
     for device in (DESKTOP, PHONE):
         page = browser.new_context(**device).new_page()
-        page.route("**/feed/**", barred_feed)
         page.goto(f"{base}/matches/{match.pk}/")
-        side = page.evaluate("botonera.header().state.to_move")
-        page.wait_for_function("botonera.marked().includes('7')")
-        at = page.evaluate(f"botonera.screenOf('{side}', '7')")
+        page.wait_for_function("botonera.marked().includes('7') && !botonera.marked().includes('1')")
+        at = page.evaluate("botonera.screenOf('home', '7')")
         if device is DESKTOP:
             page.mouse.move(at["x"], at["y"])
             page.wait_for_selector("#tip:not([hidden])")
-            assert page.inner_text("#tip").startswith(reason["text"])
+            said = page.inner_text("#tip")
         else:
             page.touchscreen.tap(at["x"], at["y"])
-            page.wait_for_selector("#message a.rule[href='/rules/#rulebook-8']")
-            assert page.inner_text("#message").startswith(reason["text"])
+            page.wait_for_selector("#message a.rule[href='/rules/#rulebook-7']")
+            said = page.inner_text("#message")
+        assert said.startswith("The kick-off is taken by one of the two buttons inside the centre circle, "
+                               "not by button 7."), said
         page.context.close()
 
 
@@ -385,7 +384,7 @@ def test_the_board_runs_under_the_content_security_policy(live_server, browser):
             break
         time.sleep(0.1)
     feed = page.inner_text("#feed")
-    assert "Technical foul by Home at the kick-off: " in feed
+    assert "Technical foul against Home: the first touch of a kick-off must move the ball forward" in feed
     painted = page.evaluate("() => getComputedStyle(document.querySelector('.scoreboard .dot')).getPropertyValue('--fill')")
     assert painted.strip().startswith("#")
     assert violations == []

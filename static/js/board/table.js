@@ -173,17 +173,21 @@ export function createTable(canvas, wrap, T) {
     if (opts.barred) drawBarred(p, r);
   }
 
-  /* A button that may not play this turn: a red ring crossed through, like a no-entry sign. */
+  /* A button that may not play this turn: dimmed, under a no-entry sign (a red ring crossed
+   * through, edged in white so that it shows on any club's colours). */
   function drawBarred(p, r) {
     const ring = r + Math.max(2, 4 * geo.s);
-    ctx.save();
-    ctx.fillStyle = "rgba(20,32,26,.45)";
-    ctx.beginPath(); ctx.arc(p[0], p[1], r, 0, 2 * Math.PI); ctx.fill();
-    ctx.strokeStyle = "#e74c3c";
-    ctx.lineWidth = Math.max(2, 5 * geo.s);
-    ctx.beginPath(); ctx.arc(p[0], p[1], ring, 0, 2 * Math.PI); ctx.stroke();
     const d = ring * Math.SQRT1_2;
-    ctx.beginPath(); ctx.moveTo(p[0] - d, p[1] - d); ctx.lineTo(p[0] + d, p[1] + d); ctx.stroke();
+    const width = Math.max(2, 5 * geo.s);
+    ctx.save();
+    ctx.fillStyle = "rgba(20,32,26,.55)";
+    ctx.beginPath(); ctx.arc(p[0], p[1], r, 0, 2 * Math.PI); ctx.fill();
+    for (const [colour, w] of [["rgba(255,255,255,.9)", width + 2], ["#e53935", width]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = w;
+      ctx.beginPath(); ctx.arc(p[0], p[1], ring, 0, 2 * Math.PI); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(p[0] - d, p[1] - d); ctx.lineTo(p[0] + d, p[1] + d); ctx.stroke();
+    }
     ctx.restore();
   }
 
