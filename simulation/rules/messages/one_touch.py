@@ -76,7 +76,7 @@ MESSAGES: dict[str, str] = {
         "A shot on goal is not allowed from the first touch of a two-touch free kick"),
     "refused.goal_kick_no_pick_up": gettext_noop(
         "At a goal kick buttons are arranged only in the arrangement's stages, and not at all when "
-        "the ball went straight out from the kicking side's own half (rulebook 5.2)"),
+        "the ball went straight out from the kicking side's own half"),
     "refused.one_button_picked": gettext_noop(
         "Only one button is picked up to take a set piece: button {picked} was"),
     "refused.push_back_6cm": gettext_noop(
