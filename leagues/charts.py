@@ -7,6 +7,7 @@ the coordinates of a polyline, an optional band around it, and the axis labels.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -21,11 +22,12 @@ class Chart:
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     x_labels: list[tuple[float, str]] = field(default_factory=list)
     empty: bool = False
+    left: int = 0  # where the plot starts (the y labels end just before it)
 
 
 def line_chart(points: Sequence[tuple[str, float | None, float | None, float | None]], *, width: int = 640,
                height: int = 220, invert: bool = False, ticks: int = 4, value_format: str = "{:.0f}",
-               pad: tuple[int, int, int, int] = (12, 30, 28, 48),
+               pad: tuple[int, int, int, int] = (14, 46, 36, 62),
                y_range: tuple[float, float] | None = None) -> Chart:
     """The chart of ``points`` (a ``None`` value leaves a gap in the dots but the line skips it).
     ``invert`` puts low values on top (a rank). ``pad`` is top, right, bottom, left in px;
@@ -61,6 +63,6 @@ def line_chart(points: Sequence[tuple[str, float | None, float | None, float | N
     for k in range(ticks + 1):
         value = lo + (hi - lo) * k / ticks
         y_ticks.append((y(value), value_format.format(value)))
-    step = max(1, len(points) // 6)
-    x_labels = [(x(i), p[0]) for i, p in enumerate(points) if i % step == 0 or i == len(points) - 1]
-    return Chart(width, height, line, band, dots, y_ticks, x_labels)
+    step = max(1, math.ceil(len(points) / 7))  # about seven names at most
+    x_labels = [(x(i), p[0]) for i, p in enumerate(points) if (len(points) - 1 - i) % step == 0]  # the last named
+    return Chart(width, height, line, band, dots, y_ticks, x_labels, left=left)

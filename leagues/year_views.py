@@ -46,11 +46,11 @@ def player_year_context(player: Player) -> dict:
     rating = history[-1] if history else None
     rating_chart = line_chart(
         [(h.period_start.strftime("%b %Y"), h.rating, h.rating - h.deviation, h.rating + h.deviation)
-         for h in history], height=200)
+         for h in history], width=560, height=220)
     ranks = rank_history(player=player)
     worst = max((rank for _day, rank, _points in ranks if rank), default=1)
     rank_chart = line_chart([(day.strftime("%b %Y"), rank, None, None) for day, rank, _points in ranks],
-                            height=160, invert=True, ticks=2, y_range=(1, max(worst, 3)))
+                            width=560, height=170, invert=True, ticks=2, y_range=(1, max(worst, 3)))
     ranked_now = ranks[-1] if ranks else None
     return {
         "rating": rating, "rating_history": history, "rating_chart": rating_chart,

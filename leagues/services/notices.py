@@ -84,13 +84,17 @@ def fixture_ready(*, fixture: Fixture) -> None:
     """Tells both players a knockout fixture whose entrants the results have just given (the next
     round, a place from the groups): who, and when. Once per fixture and pairing."""
     competition = fixture.competition
+    if fixture.paired_in_time:
+        body = _("%(fixture)s (%(competition)s, %(round)s) kicks off %(when)s.")
+    else:  # paired after its kick-off: no check-in until the organisers set another
+        body = _("%(fixture)s (%(competition)s, %(round)s) was due %(when)s: the organisers will set a new "
+                 "kick-off.")
     for _side, _entrant, user in _sides(fixture):
         notify(user=user, kind=Kind.FIXTURE_SCHEDULED, url=fixture_url(fixture),
                key=f"ready:{fixture.pk}:{fixture.home_id}:{fixture.away_id}:{user.pk}",
                subject=_("Your next fixture: %(fixture)s") % {"fixture": _names(fixture)},
-               body=_("%(fixture)s (%(competition)s, %(round)s) kicks off %(when)s.")
-               % {"fixture": _names(fixture), "competition": competition.name, "round": fixture.round,
-                  "when": when(fixture.kickoff_at, competition)})
+               body=body % {"fixture": _names(fixture), "competition": competition.name, "round": fixture.round,
+                            "when": when(fixture.kickoff_at, competition)})
 
 
 def fixture_rescheduled(*, fixture: Fixture, reason: str = "") -> None:
@@ -150,8 +154,8 @@ def checkin_open_due(*, now: datetime | None = None, limit: int = 500) -> int:
                   .order_by("kickoff_at")[:limit])
     written = 0
     for fixture in candidates:
-        if not fixture.checkin_opens_at <= now < fixture.checkin_closes_at:
-            continue
+        if not fixture.paired_in_time or not fixture.checkin_opens_at <= now < fixture.checkin_closes_at:
+            continue  # no window the players could use (paired after its kick-off), or not now
         match = fixture.match if fixture.match_id and fixture.match.status != Match.Status.CANCELLED else None
         for side, _entrant, user in _sides(fixture):
             if match is not None and getattr(match, f"{side}_checked_in_at") is not None:
