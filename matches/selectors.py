@@ -34,7 +34,8 @@ from simulation.actions import parse_action
 from simulation.state import MatchState
 
 MAX_ROWS = 500
-OVER_STATUSES = (Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.ABANDONED)
+# over: nothing more is played on the table (an annulled match included: an organiser stopped it)
+OVER_STATUSES = (Match.Status.FINISHED, Match.Status.ADJUDICATED, Match.Status.ABANDONED, Match.Status.CANCELLED)
 
 # (fill, rim) pairs; home and away never get the same one.
 PALETTE = [

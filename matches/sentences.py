@@ -393,6 +393,7 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "walkover": _("Walkover: {name} did not check in"),
             "walkover_both": _("Neither side checked in"),
             "full_time_wait": _("Full time. The result becomes official in a moment…"),
+            "annulled": _("The organisers annulled this match: it is not played on"),
         },
         "say": {
             "sending": _("{what}…"), "sent": _("{what}."),

@@ -469,3 +469,12 @@ def test_a_result_that_takes_an_unstarted_online_match_s_place_annuls_it():
     semi.refresh_from_db()
     assert semi.status == Fixture.Status.WALKOVER and semi.match_id is None
     assert Match.objects.get(pk=match.pk).status == Match.Status.CANCELLED
+
+
+def test_a_board_of_a_match_stopped_by_a_decision_shows_it_over_with_the_official_result():
+    _, organiser, fixture = live_online_fixture(slug="stopped")
+    assert organiser.post(f"/api/fixtures/{fixture.pk}/decision/", {
+        "outcome": "walkover", "outcome_side": "away", "reason": "Left the table."}, format="json").status_code == 200
+    header = APIClient().get(f"/matches/{fixture.match_id}/feed/?after=0").json()["match"]
+    assert header["status"] == "cancelled" and header["finished"] is True
+    assert header["official"]["home"] == 2 and header["official"]["reason"] == "Left the table."

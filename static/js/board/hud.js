@@ -79,7 +79,9 @@ export function createHud(cfg, words) {
     let turn = "", clock = "", low = false;
     if (header.finished) {
       const walkover = header.walkover_side === "both" ? t.walkover_both : fill(t.walkover, {name: name(header.walkover_side)});
-      turn = header.status === "walkover" ? walkover : (header.official ? "" : t.full_time_wait);
+      turn = header.status === "walkover" ? walkover
+        : header.status === "cancelled" ? t.annulled
+        : (header.official ? "" : t.full_time_wait);
     } else if (header.status === "live" && st && st.phase !== "full_time") {
       turn = turnText(st, b.myTurn);
       if (header.deadline_at) {
