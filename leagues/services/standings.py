@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from leagues import ranking
-from leagues.models import Competition, Entrant, Fixture, Group, Result, Stage, Standing
+from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
 from leagues.services import bracket
 from leagues.services.locks import lock_competition
 
@@ -38,36 +38,62 @@ def excluded_entrants(*, competition: Competition) -> set[int]:
 
 
 def standing_tables(*, competition: Competition) -> list[Table]:
-    """The tables of the competition's league and group stages, with their official results."""
+    """The tables of the competition's league and group stages, with their official results.
+
+    Linear in the competition's size, whatever its shape: a handful of queries (stages,
+    groups, the entrants and the group memberships, then one of the fixtures joined to their
+    results, only the columns the ranking reads), grouped by table in one pass."""
     excluded = excluded_entrants(competition=competition)
-    results = {r.fixture_id: r for r in Result.objects.filter(fixture__competition=competition)}
-    tables = []
-    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT).order_by("order"):
-        fixtures = list(competition.fixtures.filter(round__stage=stage).order_by("pk"))
-        groups = list(stage.groups.order_by("name").prefetch_related("entrants"))
-        scopes: list[tuple[Group | None, list[Entrant]]]
-        if groups:
-            scopes = [(g, list(g.entrants.all())) for g in groups]
+    stages = list(competition.stages.exclude(kind=Stage.Kind.KNOCKOUT).order_by("order"))
+    if not stages:
+        return []
+    names = dict(competition.entrants.values_list("pk", "name"))
+    everyone = {pk: name for pk, name in sorted(names.items(), key=lambda item: item[1]) if pk not in excluded}
+    groups_of: dict[int, list[Group]] = {stage.pk: [] for stage in stages}
+    for group in Group.objects.filter(stage__in=stages).order_by("name", "pk"):
+        groups_of[group.stage_id].append(group)
+    members: dict[int, list[int]] = {}
+    memberships = Group.entrants.through.objects.filter(group__stage__in=stages)
+    for group_id, entrant_id in memberships.values_list("group_id", "entrant_id"):
+        members.setdefault(group_id, []).append(entrant_id)
+
+    # the tables in the stored order: stage by stage, groups by name; (stage, group) -> table
+    tables: list[Table] = []
+    table_of: dict[tuple[int, int | None], Table] = {}
+    for stage in stages:
+        if groups_of[stage.pk]:
+            for group in groups_of[stage.pk]:
+                entrants = {pk: names[pk] for pk in sorted(members.get(group.pk, ()), key=lambda pk: names[pk])
+                            if pk not in excluded}
+                table_of[(stage.pk, group.pk)] = Table(group=group, entrants=entrants, lines=[])
+                tables.append(table_of[(stage.pk, group.pk)])
         else:
-            scopes = [(None, list(competition.entrants.all()))]
-        for group, members in scopes:
-            entrants = {e.pk: e.name for e in sorted(members, key=lambda e: e.name) if e.pk not in excluded}
-            lines = []
-            for f in fixtures:
-                if (f.group_id if group else None) != (group.pk if group else None):
-                    continue
-                if f.home_id in excluded or f.away_id in excluded:
-                    continue
-                if f.status == Fixture.Status.BYE and f.home_id in entrants:
-                    lines.append(ranking.MatchLine(home=f.home_id, away=None))
-                elif f.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) and f.pk in results:
-                    r = results[f.pk]
-                    lines.append(ranking.MatchLine(
-                        home=f.home_id, away=f.away_id, home_goals=r.home_goals, away_goals=r.away_goals,
-                        home_discipline=r.home_discipline, away_discipline=r.away_discipline,
-                        double_loss=r.is_double_no_show,
-                    ))
-            tables.append(Table(group=group, entrants=entrants, lines=lines))
+            table_of[(stage.pk, None)] = Table(group=None, entrants=dict(everyone), lines=[])
+            tables.append(table_of[(stage.pk, None)])
+
+    fixtures = (
+        Fixture.objects.filter(competition=competition, round__stage__in=stages,
+                               status__in=(Fixture.Status.BYE, Fixture.Status.PLAYED, Fixture.Status.WALKOVER))
+        .order_by("pk")
+        .values_list("round__stage_id", "group_id", "status", "home_id", "away_id", "result__id",
+                     "result__home_goals", "result__away_goals", "result__home_discipline",
+                     "result__away_discipline", "result__outcome", "result__outcome_side")
+    )
+    for (stage_id, group_id, status, home, away, result_id, home_goals, away_goals, home_discipline,
+         away_discipline, outcome, outcome_side) in fixtures:
+        # a stage without groups has one table, whatever a fixture's group says
+        table = table_of.get((stage_id, group_id)) or table_of.get((stage_id, None))
+        if table is None or home in excluded or away in excluded:
+            continue
+        if status == Fixture.Status.BYE:
+            if home in table.entrants:
+                table.lines.append(ranking.MatchLine(home=home, away=None))
+        elif result_id is not None:
+            table.lines.append(ranking.MatchLine(
+                home=home, away=away, home_goals=home_goals, away_goals=away_goals,
+                home_discipline=home_discipline, away_discipline=away_discipline,
+                double_loss=outcome == Outcome.WALKOVER and outcome_side == Side.BOTH,
+            ))
     return tables
 
 
