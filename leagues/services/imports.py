@@ -4,7 +4,11 @@
 against what is stored (the entrants' names, the results already there), both before any write;
 ``results_import`` then writes the competition (with ``create``), its stages, groups, rounds,
 entrants, fixtures and official results in one short transaction, which checks again under the
-competition's lock. The first problem found raises ``ImportFileError`` naming the line (the
+competition's lock. The rows that make new fixtures are written in bulk (the entrants and
+groups in a few statements, the fixtures, results and history entries by ``COPY`` on
+PostgreSQL, see ``leagues.services.bulk``), each adjudicated through the same pure rules
+(``leagues.official``); a row for a fixture there already goes through the checks of a
+correction one by one. The first problem found raises ``ImportFileError`` naming the line (the
 header is line 1) and the column; nothing of the file is saved. On SQLite (the embedded
 default) the write transaction holds the database's only write lock: everything that can be
 checked before it is, so that other writers wait for the writing only.
@@ -24,7 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from django.db import transaction
+from django.db import router, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 from tqdm import tqdm
@@ -44,6 +49,7 @@ from leagues.models import (
     Venue,
 )
 from leagues.official import Official, Recorded, ResultError, Rules, official_result
+from leagues.services.bulk import objects_insert
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition
 from leagues.services.results import (
@@ -365,7 +371,8 @@ def results_import(
         competition = Competition.objects.get(pk=competition.pk)
     rows = results_parse(text, competition=competition)
     results_check(rows, competition=competition, update=update)
-    progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=len(rows) < 500))
+    # the bar is drawn on a terminal only (disable=None), and for a file long enough to wait for
+    progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=True if len(rows) < 500 else None))
     now = timezone.now()
     if created:
         competition.slug = competition.slug or slugify(competition.name)
@@ -379,19 +386,23 @@ def results_import(
         competition = lock_competition(competition.pk)
         entrants = {e.name.casefold(): e for e in competition.entrants.all()}
         closed = bool(entrants)  # an existing field of entrants: an unknown name is a typo
-        new_entrants = 0
+        fresh: dict[str, Entrant] = {}
         for row in rows:
             for column in ("home", "away"):
                 name = getattr(row, column)
-                if name.casefold() not in entrants:
+                if name.casefold() not in entrants and name.casefold() not in fresh:
                     if closed:
                         raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
-                    entrants[name.casefold()] = Entrant.objects.create(competition=competition, name=name)
-                    new_entrants += 1
+                    fresh[name.casefold()] = Entrant(competition=competition, name=name)
+        Entrant.objects.bulk_create(fresh.values(), batch_size=BATCH)
+        entrants.update(fresh)
+        new_entrants = len(fresh)
 
         stages: dict[str, Stage] = {s.name.casefold(): s for s in competition.stages.all()}
-        groups: dict[tuple[int, str], Group] = {}
+        groups: dict[tuple[int, str], Group] = {
+            (g.stage_id, g.name): g for g in Group.objects.filter(stage__competition=competition)}
         members: dict[Group, set[Entrant]] = {}
+        existing = _Existing(competition, created=created)
         made: list[tuple[Fixture, ResultRow]] = []  # fixtures this file makes, written at the end
         rounds: dict[tuple[int, str], Round] = {}
         positions: dict[tuple[int, int | None], int] = {}
@@ -403,8 +414,9 @@ def results_import(
             if (row.round or "1").isdigit():
                 stage_key = (row.stage or _default_stage(competition)).casefold()
                 numbered[stage_key] = max(numbered.get(stage_key, 0), int(row.round or "1"))
-        for row in progress(rows):
-            home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
+        # the stages and groups the file names, made first (a few statements for the file)
+        new_groups: dict[tuple[int, str], Group] = {}
+        for row in rows:
             stage_name = row.stage or _default_stage(competition)
             stage = stages.get(stage_name.casefold())
             if stage is None:
@@ -415,22 +427,26 @@ def results_import(
                 stage = Stage.objects.create(competition=competition, order=next_order, name=stage_name, kind=kind)
                 stages[stage_name.casefold()] = stage
                 next_order += 1
+            if row.group and (stage.pk, row.group) not in groups:
+                groups[(stage.pk, row.group)] = new_groups[(stage.pk, row.group)] = Group(stage=stage, name=row.group)
+        Group.objects.bulk_create(new_groups.values(), batch_size=BATCH)
+
+        for row in progress(rows):
+            home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
+            stage_name = row.stage or _default_stage(competition)
+            stage = stages[stage_name.casefold()]
             group = None
             if row.group:
-                group = groups.get((stage.pk, row.group))
-                if group is None:
-                    group, _created = Group.objects.get_or_create(stage=stage, name=row.group)
-                    groups[(stage.pk, row.group)] = group
+                group = groups[(stage.pk, row.group)]
                 members.setdefault(group, set()).update((home, away))
             rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(stage_name.casefold(), 0))
             # a competition made by this file has no fixture yet (a pairing is once a round)
-            fixture = None if created else _fixture_of(competition, rnd, group, home, away)
+            fixture = existing.fixture(rnd, group, home, away)
             new = fixture is None
             if new:
                 key = (rnd.pk, group.pk if group else None)
                 if key not in positions:
-                    taken = Fixture.objects.filter(round=rnd, group=group).order_by("-position").first()
-                    positions[key] = taken.position + 1 if taken else 0
+                    positions[key] = existing.next_position(key)
                 day = row.date or rnd.date
                 made.append((Fixture(
                     competition=competition, round=rnd, group=group, position=positions[key],
@@ -442,8 +458,7 @@ def results_import(
             fixture.competition = competition
             _import_row(fixture, row, update=update, by=recorded_by, now=now)
             lines[fixture.pk] = row.line
-        for group, entrants_of_group in members.items():
-            group.entrants.add(*entrants_of_group)
+        _add_members(members, existing=existing.members())
         _write_made(made, by=recorded_by, now=now)
         lines.update({fixture.pk: row.line for fixture, row in made})
         _check_knockouts_go_on(competition, lines)
@@ -453,6 +468,60 @@ def results_import(
             raise ImportFileError(rows[-1].line, None, exc.detail) from None
     return ImportSummary(competition=competition, created=created, results=len(rows),
                          entrants_created=new_entrants, rows=rows)
+
+
+BATCH = 1000  # rows a bulk statement writes at most
+
+
+class _Existing:
+    """What the competition holds already that an import row may meet, read once for the
+    whole file: its fixtures by pairing, the next free position of each round and group, and
+    the group memberships. A competition the file creates holds nothing."""
+
+    def __init__(self, competition: Competition, *, created: bool):
+        self.competition, self.created = competition, created
+        self._fixtures: dict[tuple, int] | None = None
+        self._positions: dict[tuple, int] | None = None
+
+    def fixture(self, rnd: Round, group: Group | None, home: Entrant, away: Entrant) -> Fixture | None:
+        """The fixture of the ordered pairing in this round and group (``_fixture_of``)."""
+        if self.created:
+            return None
+        if self._fixtures is None:
+            self._fixtures = {}
+            pairings = (self.competition.fixtures.exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.BYE))
+                        .order_by("-pk").values_list("pk", "round_id", "group_id", "home_id", "away_id"))
+            for pk, round_id, group_id, home_id, away_id in pairings:
+                self._fixtures[(round_id, group_id, home_id, away_id)] = pk  # the first by pk wins
+        pk = self._fixtures.get((rnd.pk, group.pk if group else None, home.pk, away.pk))
+        return None if pk is None else Fixture.objects.select_related("round__stage", "home", "away").get(pk=pk)
+
+    def next_position(self, key: tuple[int, int | None]) -> int:
+        """The position after the last fixture of (round id, group id)."""
+        if self.created:
+            return 0
+        if self._positions is None:
+            taken = (Fixture.objects.filter(competition=self.competition).values("round_id", "group_id")
+                     .annotate(last=Max("position")).values_list("round_id", "group_id", "last"))
+            self._positions = {(r, g): last + 1 for r, g, last in taken}
+        return self._positions.get(key, 0)
+
+    def members(self) -> set[tuple[int, int]]:
+        """(group id, entrant id) of the memberships there already."""
+        if self.created:
+            return set()
+        through = Group.entrants.through.objects.filter(group__stage__competition=self.competition)
+        return set(through.values_list("group_id", "entrant_id"))
+
+
+def _add_members(members: dict[Group, set[Entrant]], *, existing: set[tuple[int, int]]) -> None:
+    """Puts each entrant in the groups it played in, in a few statements for the file."""
+    through = Group.entrants.through
+    Group.entrants.through.objects.bulk_create([
+        through(group_id=group.pk, entrant_id=entrant.pk)
+        for group, entrants_of_group in members.items() for entrant in entrants_of_group
+        if (group.pk, entrant.pk) not in existing
+    ], batch_size=BATCH)
 
 
 def results_check(rows: list[ResultRow], *, competition: Competition, update: bool) -> None:
@@ -529,10 +598,22 @@ def _write_made(made: list[tuple[Fixture, ResultRow]], *, by, now) -> None:
         results.append(Result(fixture=fixture, **result_values(
             fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT, match=None,
             discipline=(row.home_discipline, row.away_discipline), by=by, now=now)))
-    Fixture.objects.bulk_create([fixture for fixture, _row in made])
-    Result.objects.bulk_create(results)  # each with its fixture's id, known now
-    FixtureChange.objects.bulk_create([
-        FixtureChange(fixture=fixture, kind=FixtureChange.Kind.RESULT, at=now,
+    objects_insert(Fixture, [fixture for fixture, _row in made])
+    if made:
+        # the new fixtures' ids, by their (round, group, position): new positions follow every
+        # position taken before in their round and group, so each key is the new fixture's
+        competition_id = made[0][0].competition_id
+        keys = {(f.round_id, f.group_id, f.position): f for f, _row in made}
+        for pk, round_id, group_id, position in (Fixture.objects.filter(competition_id=competition_id)
+                                                 .values_list("pk", "round_id", "group_id", "position")):
+            fixture = keys.get((round_id, group_id, position))
+            if fixture is not None:
+                fixture.pk, fixture._state.adding, fixture._state.db = pk, False, router.db_for_write(Fixture)
+    for (fixture, _row), result in zip(made, results, strict=True):
+        result.fixture_id = fixture.pk
+    objects_insert(Result, results)
+    objects_insert(FixtureChange, [
+        FixtureChange(fixture_id=fixture.pk, kind=FixtureChange.Kind.RESULT, at=now,
                       by=by if getattr(by, "pk", None) else None, reason=f"import, line {row.line}",
                       before=before, after=fixture_state(fixture, result=result))
         for (fixture, row), result, before in zip(made, results, befores, strict=True)

@@ -101,13 +101,14 @@ def rated_games(*, competition_ids: list[int] | None = None) -> list[rating.Game
 def competition_placings(*, competition: Competition) -> dict[int, placing.Band] | None:
     """Entrant id -> final band of a finished competition (every fixture decided, see
     ``leagues.placing``); ``None`` while it is not finished. Withdrawn entrants are not placed."""
-    fixtures = list(competition.fixtures.select_related("round__stage", "result"))
-    if not fixtures or any(f.status in Fixture.OPEN for f in fixtures):
+    # two small queries, not a season of fixture objects: is it finished, with a result?
+    if competition.fixtures.filter(status__in=Fixture.OPEN).exists():
         return None
-    if not any(f.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) for f in fixtures):
+    if not competition.fixtures.filter(status__in=(Fixture.Status.PLAYED, Fixture.Status.WALKOVER)).exists():
         return None
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
-    knockout = [f for f in fixtures if f.round.stage.kind == Stage.Kind.KNOCKOUT]
+    knockout = list(competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
+                    .select_related("round__stage", "result"))
     if not knockout:
         tables, _lots = competition_tables(competition=competition)
         rows = [(row.entrant, row.position, row.shared) for table in tables for row in table.ranked.rows

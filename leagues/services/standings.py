@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from leagues import ranking
 from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
 from leagues.services import bracket
+from leagues.services.bulk import rows_insert
 from leagues.services.locks import lock_competition
 
 
@@ -184,21 +185,7 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
         if not force and competition.derived_version >= competition.results_version:
             return False
         tables, lots = competition_tables(competition=competition)
-        rows: list[Standing] = []
-        for table in tables:
-            rows += [
-                Standing(
-                    competition=competition, group=table.group, entrant_id=row.entrant,
-                    position=row.position, played=row.played, won=row.won, drawn=row.drawn,
-                    lost=row.lost, goals_for=row.goals_for, goals_against=row.goals_against,
-                    goal_difference=row.goal_difference, points=row.points,
-                    discipline=row.discipline, tiebreak=row.tiebreak,
-                    tiebreak_criterion=row.tiebreak_criterion, shared=row.shared, computed_at=now,
-                )
-                for row in table.ranked.rows
-            ]
-        Standing.objects.filter(competition=competition).delete()
-        Standing.objects.bulk_create(rows)
+        _store_rows(competition, tables, now=now)
         places = group_places(competition=competition, tables=tables)
         conflicts = bracket.bracket_sync(competition=competition, qualifiers=places.qualifiers,
                                          before_withdrawals=places.before_withdrawals, now=now)
@@ -207,6 +194,39 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
         competition.derived_conflicts = conflicts
         competition.save(update_fields=["lots_drawn", "derived_version", "derived_conflicts", "updated_at"])
     return True
+
+
+# the stored columns of a row, after its entrant: what a recomputation compares
+STANDING_COLUMNS = (
+    "entrant_id", "group_id", "position", "played", "won", "drawn", "lost", "goals_for",
+    "goals_against", "goal_difference", "points", "discipline", "tiebreak", "tiebreak_criterion", "shared",
+    "computed_at",
+)
+
+
+def _store_rows(competition: Competition, tables: list[Table], *, now: datetime) -> None:
+    """Stores the ranked tables: the rows that changed (or appeared) are written, the ones
+    gone are deleted, and every row's ``computed_at`` becomes ``now`` (one statement). A
+    recomputation after a correction writes the few rows it moved, not the whole season's."""
+    ranked = {
+        row.entrant: (table.group.pk if table.group else None, row.position, row.played, row.won, row.drawn,
+                      row.lost, row.goals_for, row.goals_against, row.goal_difference, row.points,
+                      row.discipline, row.tiebreak, row.tiebreak_criterion, row.shared)
+        for table in tables for row in table.ranked.rows
+    }
+    stored = Standing.objects.filter(competition=competition).values_list("pk", "entrant_id", *STANDING_COLUMNS[1:-1])
+    stale = []
+    for pk, entrant, *values in stored:
+        if ranked.get(entrant) == tuple(values):
+            del ranked[entrant]  # stored as it is
+        else:
+            stale.append(pk)
+    for start in range(0, len(stale), 500):
+        Standing.objects.filter(pk__in=stale[start:start + 500]).delete()
+    stamp = connections[router.db_for_write(Standing)].ops.adapt_datetimefield_value(now)
+    rows_insert(Standing, ("competition_id", "entrant_id", *STANDING_COLUMNS[1:-1], "computed_at"),
+            [(competition.pk, entrant, *values, stamp) for entrant, values in ranked.items()])
+    Standing.objects.filter(competition=competition).update(computed_at=now)
 
 
 def stale_competitions(*, limit: int = 500) -> list[int]:

@@ -74,3 +74,46 @@ def test_the_repair_button_recomputes_from_the_results_whatever_is_stored():
     assert response.status_code == 200, response.content
     assert dict(Standing.objects.filter(competition=competition).values_list("entrant_id", "points")) == right
     assert {r["points"] for t in response.json()["tables"] for r in t["rows"]} != {99}
+
+
+def import_queries(slug: str, text: str) -> int:
+    competition = competition_new(slug=slug, name=slug, format=Competition.Format.GROUPS_KNOCKOUT)
+    with CaptureQueriesContext(connection) as queries:
+        results_import(text=text, competition=competition, progress=lambda rows: rows)
+    return len(queries)
+
+
+def test_an_import_writes_in_batches_whatever_the_number_of_groups_and_entrants():
+    # 2 groups (8 entrants, 12 results) and 40 groups (160 entrants, 240 results): the same statements
+    assert import_queries("two", groups_csv(2)) == import_queries("forty", groups_csv(40))
+    competition = Competition.objects.get(slug="forty")
+    assert competition.entrants.count() == 160
+    assert competition.fixtures.count() == 240
+    group = competition.stages.get().groups.get(name="Group 07")
+    assert sorted(group.entrants.values_list("name", flat=True)) == [f"G7 T{i}" for i in range(4)]
+    fixture = competition.fixtures.filter(group=group).order_by("position").first()
+    assert (fixture.home.name, fixture.away.name, str(fixture.result)) == ("G7 T0", "G7 T1", "1-1")
+    assert fixture.changes.get().after["result"]["text"] == "1-1"
+
+
+def test_a_second_file_adds_to_the_groups_and_rounds_the_first_made():
+    competition = imported("twice", groups_csv(2), format=Competition.Format.GROUPS_KNOCKOUT)
+    more = "stage,group,round,home,away,home_goals,away_goals\nGroups,Group 01,3,G1 T3,G1 T0,4,0\n"
+    results_import(text=more, competition=competition, progress=lambda rows: rows)
+    group = competition.stages.get().groups.get(name="Group 01")
+    assert group.fixtures.count() == 7
+    last = group.fixtures.order_by("-position").first()
+    assert (last.home.name, last.away.name, last.round.number, last.position) == ("G1 T3", "G1 T0", 3, 2)
+
+
+def test_the_progress_bar_stays_quiet_when_the_output_is_not_a_terminal(tmp_path, capsys):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "big.csv"
+    path.write_text(groups_csv(100), encoding="utf-8")  # 600 results: a file long enough for a bar
+    call_command("import_results", str(path), "--competition", "big", "--create", "--name", "Big",
+                 "--format", "groups_knockout", stdout=StringIO())
+    assert "results:" not in capsys.readouterr().err
+    assert Competition.objects.get(slug="big").fixtures.count() == 600
