@@ -11,3 +11,4 @@ class LeaguesConfig(AppConfig):
         # Celery finds tasks by name: register this app's in every process (web, worker, beat),
         # not only where a worker's autodiscovery runs.
         import_module(f"{self.name}.tasks")
+        import_module(f"{self.name}.pagecache")  # what makes a cached page stale: its signals

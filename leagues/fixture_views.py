@@ -15,13 +15,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from leagues import pagecache
 from leagues.forms import (
     AnnulMatchForm,
     DecisionForm,
@@ -67,6 +68,19 @@ def _managed_fixture(request: HttpRequest, pk: int) -> Fixture:
 
 
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The fixture's page; anonymous visitors get it from the cache (``leagues.pagecache``),
+    keyed by its competition's versions and the fixture's and its match's state."""
+    row = (Fixture.objects.filter(pk=pk)
+           .values_list("competition__slug", "status", "status_changed_at", "kickoff_at", "venue", "match_id",
+                        "match__status", "match__seq", "match__status_changed_at").first())
+    scope = pagecache.competition_scope(row[0]) if row is not None else None
+    if scope is None:
+        raise Http404("no such fixture")
+    return pagecache.cached_page(request, name="fixture", scope=(*scope, pk, *row[1:]),
+                                 build=lambda: _fixture_page(request, pk))
+
+
+def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_object_or_404(fixture_qs(), pk=pk)
     competition = fixture.competition
     now = timezone.now()

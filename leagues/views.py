@@ -9,12 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from leagues import pagecache
 from leagues.fixture_views import round_reschedule_form
 from leagues.forms import CompetitionForm, EntrantForm
 from leagues.models import (
@@ -138,16 +139,36 @@ def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]
     return columns, extra
 
 
+# what a list of fixtures never prints: an online match's state, log and settings (JSON that
+# can be large), and a result's reason
+LIST_DEFERRED = ("match__state", "match__initial_state", "match__log_result", "match__rule_params",
+                 "match__sides", "match__url", "match__title", "result__reason")
+
+
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The competition's page; anonymous visitors get it from the cache (``leagues.pagecache``)."""
+    scope = pagecache.competition_scope(slug)
+    if scope is None:
+        raise Http404("no such competition")
+    return pagecache.cached_page(request, name="competition", scope=scope,
+                                 build=lambda: _competition_page(request, slug))
+
+
+def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(competitions_with_progress(), slug=slug)
-    fixtures = list(fixtures_qs().filter(competition=competition).order_by(
-        "round__stage__order", "round__number", "group__name", "position"))
+    fixtures = list(
+        Fixture.objects.filter(competition=competition)
+        .select_related("round__stage", "group", "home__club", "away__club", "home__player", "away__player",
+                        "result", "match")
+        .defer(*LIST_DEFERRED)
+        .order_by("round__stage__order", "round__number", "group__name", "position"))
     rounds: list[dict] = []
     for fixture in fixtures:
+        fixture.competition = competition  # known: not joined into every row
         if not rounds or rounds[-1]["round"].pk != fixture.round_id:
             rounds.append({"round": fixture.round, "fixtures": []})
         rounds[-1]["fixtures"].append(fixture)
-    columns, extra = bracket_columns(competition)
+    columns, extra = _bracket_of(fixtures)
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
     return render(request, "leagues/competition_detail.html", {
@@ -166,6 +187,25 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "standings_current": competition.derived_version >= competition.results_version,
         **sign_up_context(request, competition),
     })
+
+
+def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[Fixture]]:
+    """``bracket_columns`` from the fixtures loaded already (in stage, round, position order)."""
+    columns: list[dict] = []
+    extra: list[Fixture] = []
+    rounds: list[tuple] = []
+    for fixture in fixtures:
+        if fixture.round.stage.kind != "knockout":
+            continue
+        if not rounds or rounds[-1][0].pk != fixture.round_id:
+            rounds.append((fixture.round, []))
+        rounds[-1][1].append(fixture)
+    for rnd, in_round in rounds:
+        third = [f for f in in_round if is_third_place(f)]
+        extra += third
+        if len(third) < len(in_round):
+            columns.append({"round": rnd, "fixtures": [f for f in in_round if f not in third]})
+    return columns, extra
 
 
 def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:

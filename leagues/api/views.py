@@ -7,8 +7,11 @@ else is a bug and stays a 500.
 """
 from __future__ import annotations
 
+import json
+import time
 from contextlib import contextmanager
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
@@ -17,9 +20,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from leagues import pagecache
 from leagues.models import (
     Club,
     ClubMembership,
@@ -193,8 +198,25 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
                    responses=serializers.StandingsSerializer)
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, slug=None):
-        competition = self.get_object()
-        return Response(serializers.StandingsSerializer(standings_payload(competition)).data)
+        # read by every fan at once on a championship day: one small query and one cache read
+        # when nothing changed (``leagues.pagecache``), a 304 to a client that has it already
+        scope = pagecache.competition_scope(slug or "")
+        if scope is None:
+            raise NotFound("No competition matches the given query.")
+        key = pagecache.scoped_key("standings-api", scope)
+        etag = f'"{key.rsplit(":", 1)[1]}"'
+        entry = cache.get(key)
+        if entry is None:
+            competition = Competition.objects.select_related("season").get(pk=scope[0])
+            data = serializers.StandingsSerializer(standings_payload(competition)).data
+            entry = {"data": json.loads(JSONRenderer().render(data)), "at": time.time()}  # plain, to pickle
+            cache.set(key, entry, pagecache.PAGE_TTL)
+        if pagecache.not_modified(request, etag, entry["at"]):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(entry["data"])
+        pagecache.validators(response, etag, entry["at"], public=pagecache.cacheable(request))
+        return response
 
     @extend_schema(summary="A competition's knockout bracket, round by round",
                    responses=serializers.BracketSerializer)

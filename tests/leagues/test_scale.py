@@ -117,3 +117,93 @@ def test_the_progress_bar_stays_quiet_when_the_output_is_not_a_terminal(tmp_path
                  "--format", "groups_knockout", stdout=StringIO())
     assert "results:" not in capsys.readouterr().err
     assert Competition.objects.get(slug="big").fixtures.count() == 600
+
+
+# --- The read path ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn(django_capture_on_commit_callbacks):
+    from django.core.cache import cache
+
+    cache.clear()
+    world = build_world()
+    with django_capture_on_commit_callbacks(execute=True):
+        world.draw()
+    standings_recompute(competition_id=world.competition.pk)
+    return world
+
+
+def test_an_anonymous_visitor_reads_the_cached_page_and_a_revalidation_is_a_304(
+        drawn, django_assert_max_num_queries):
+    from django.test import Client
+
+    client = Client()
+    first = client.get("/competitions/liga/")
+    assert first.status_code == 200 and first["ETag"] and "public" in first["Cache-Control"]
+    with django_assert_max_num_queries(1):  # the competition's versions; the page from the cache
+        again = client.get("/competitions/liga/")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    with django_assert_max_num_queries(1):
+        revalidated = client.get("/competitions/liga/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert revalidated.status_code == 304 and revalidated.content == b""
+    assert client.get("/competitions/liga/", HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]).status_code == 304
+
+
+def test_a_result_and_a_reschedule_show_at_once_on_the_cached_pages(drawn, django_capture_on_commit_callbacks):
+    from datetime import UTC, datetime
+
+    from django.test import Client
+
+    from leagues.services.results import result_record
+    from leagues.services.schedule import fixture_reschedule
+
+    client = Client()
+    fixture = drawn.competition.fixtures.filter(round__number=1).order_by("position").first()
+    before = client.get("/competitions/liga/")
+    fixture_page = client.get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "7–5" not in before.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_record(fixture=fixture, home_goals=7, away_goals=5)
+    after = client.get("/competitions/liga/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and "7–5" in after.content.decode()
+    assert "7–5" in client.get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "7–5" not in fixture_page
+
+    later = drawn.competition.fixtures.filter(round__number=2).order_by("position").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_reschedule(fixture=later, kickoff_at=datetime(2027, 3, 14, 18, 0, tzinfo=UTC))
+    assert "14 Mar" in client.get("/competitions/liga/").content.decode()
+
+
+def test_a_signed_in_visitor_is_never_served_the_shared_copy(drawn):
+    from django.test import Client
+
+    anonymous = Client().get("/competitions/liga/")
+    organiser = Client()
+    organiser.force_login(drawn.competition.organisers.first())
+    page = organiser.get("/competitions/liga/")
+    assert "private" in page["Cache-Control"] and "ETag" not in page
+    assert "Sign out" in page.content.decode() and "Sign out" not in anonymous.content.decode()
+
+
+def test_the_standings_api_is_answered_from_the_cache_until_the_standings_change(
+        drawn, django_capture_on_commit_callbacks, django_assert_max_num_queries):
+    from leagues.services.results import result_record
+
+    client = APIClient()
+    url = "/api/competitions/liga/standings/"
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    with django_assert_max_num_queries(2):  # two requests, one query each: the versions
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        assert client.get(url).json() == first.json()
+    fixture = drawn.competition.fixtures.filter(round__number=1).order_by("position").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_record(fixture=fixture, home_goals=3, away_goals=0)
+    standings_recompute(competition_id=drawn.competition.pk)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    points = {r["entrant"]: r["points"] for t in changed.json()["tables"] for r in t["rows"]}
+    assert points[fixture.home.name] == 3
+    assert client.get("/api/competitions/nothing-here/standings/").status_code == 404

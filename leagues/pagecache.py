@@ -1,0 +1,161 @@
+"""The public competition pages and the standings API, cached per competition and language.
+
+A page's cache key is made of what it was computed from, read in one small query: the
+competition's ``results_version`` (bumped by every change of the results, a withdrawal, the
+fixtures made), ``derived_version`` (bumped by the recomputation of the standings and the
+bracket), ``updated_at`` (its settings), and the competition's *page token*, a value in the
+cache that every save of its fixtures, entrants, stages, groups, rounds, registration and
+sign-ups (and every recomputation, the organiser's repair included) replaces after commit,
+so that a reschedule or a new entrant shows at once. Writes in bulk (an import) send no
+signal; they bump ``results_version``. What depends on the clock or on live matches (the
+sign-up window, the live matches' list) is at most ``PAGE_TTL`` seconds old.
+
+Only anonymous requests without a session or messages are answered from the cache (a signed-
+in visitor sees their own buttons; nothing personal is ever stored), and a response that set
+a cookie is not stored. Every cached answer carries an ``ETag`` (the key's digest), a
+``Last-Modified`` (when it was rendered) and ``Cache-Control: public, max-age=0,
+must-revalidate``: a client's conditional request with nothing new is a ``304`` that costs one
+query and one cache read. With the cache down (Redis unreachable), every request renders.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
+from django.utils.translation import get_language
+
+from leagues.models import Competition, Entrant, Fixture, Group, Registration, Round, SignUp, Stage
+
+PAGE_TTL = 30  # seconds a cached page lives at most (the clock's and the live matches' part)
+
+
+def _token_key(competition_id: int) -> str:
+    return f"page-token:{competition_id}"
+
+
+def page_token(competition_id: int) -> str:
+    """The competition's current page token; a missing one (never set, evicted, Redis
+    restarted) is replaced by a new one, so that a lost token never brings back an old page."""
+    key = _token_key(competition_id)
+    token = cache.get(key)
+    if token is None:
+        token = str(time.time_ns())
+        cache.add(key, token, None)
+        token = cache.get(key) or token
+    return token
+
+
+def pages_changed(competition_id: int | None) -> None:
+    """Every cached page of the competition is stale from the commit of the current
+    transaction on (at once outside one)."""
+    if competition_id is None:
+        return
+    transaction.on_commit(lambda: cache.set(_token_key(competition_id), str(time.time_ns()), None))
+
+
+def competition_scope(slug: str) -> tuple | None:
+    """(id, results_version, derived_version, updated_at, page token) of the competition
+    ``slug``; ``None`` when there is none."""
+    row = (Competition.objects.filter(slug=slug)
+           .values_list("pk", "results_version", "derived_version", "updated_at").first())
+    if row is None:
+        return None
+    return (*row[:3], row[3].timestamp(), page_token(row[0]))
+
+
+def cacheable(request: HttpRequest) -> bool:
+    """An anonymous GET or HEAD without a session or pending messages: what may be answered
+    from, and stored in, the shared cache."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return False
+    return not request.user.is_authenticated
+
+
+def cached_page(request: HttpRequest, *, name: str, scope: tuple,
+                build: Callable[[], HttpResponse]) -> HttpResponse:
+    """The response of ``build()`` for an anonymous visitor, kept under ``name`` + ``scope`` +
+    the language + the full path; for anyone else, ``build()`` as it is."""
+    if not cacheable(request):
+        response = build()
+        patch_cache_control(response, private=True)
+        return response
+    key = scoped_key(f"page:{name}", scope, request.get_full_path())
+    etag = f'"{key.rsplit(":", 1)[1]}"'
+    entry = cache.get(key)
+    if entry is None:
+        response = build()
+        if response.status_code != 200 or response.cookies or getattr(response, "streaming", False):
+            return response
+        entry = {"content": response.content, "type": response["Content-Type"], "at": time.time(),
+                 "headers": {h: response[h] for h in ("Content-Language",) if h in response}}
+        cache.set(key, entry, PAGE_TTL)
+    else:
+        if not_modified(request, etag, entry["at"]):
+            response = HttpResponseNotModified()
+            validators(response, etag, entry["at"])
+            return response
+        response = HttpResponse(entry["content"], content_type=entry["type"])
+        for header, value in entry["headers"].items():
+            response[header] = value
+    validators(response, etag, entry["at"])
+    return response
+
+
+def scoped_key(name: str, scope: tuple, *more) -> str:
+    """A cache key for ``name`` under ``scope`` in the current language: ``name:<digest>``."""
+    raw = ":".join(str(part) for part in (*scope, get_language(), *more))
+    return f"{name}:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def not_modified(request: HttpRequest, etag: str, at: float) -> bool:
+    """Whether the client's validators (``If-None-Match``, else ``If-Modified-Since``) say it
+    holds this answer already."""
+    if_none_match = request.headers.get("If-None-Match")
+    if if_none_match is not None:  # it takes precedence over If-Modified-Since (RFC 9110 13.2.2)
+        return etag in [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")] or if_none_match == "*"
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and int(at) <= since
+
+
+def validators(response: HttpResponse, etag: str, at: float, *, public: bool = True) -> None:
+    """``ETag``, ``Last-Modified`` and ``Cache-Control`` (``public`` for an anonymous answer,
+    ``private`` otherwise; revalidated at every use either way)."""
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(at)
+    if public:
+        patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+    else:
+        patch_cache_control(response, private=True, max_age=0, must_revalidate=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Authorization"))
+
+
+# --- What makes a competition's pages stale (saves one by one; bulk writes bump versions) -----
+
+
+def _competition_of(instance) -> int | None:
+    if isinstance(instance, Competition):
+        return instance.pk
+    if isinstance(instance, Stage):
+        return instance.competition_id
+    if isinstance(instance, Group | Round):
+        return Stage.objects.filter(pk=instance.stage_id).values_list("competition_id", flat=True).first()
+    return getattr(instance, "competition_id", None)
+
+
+def _changed(sender, instance, **kwargs) -> None:
+    pages_changed(_competition_of(instance))
+
+
+for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration, SignUp):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"pagecache-save-{_model.__name__}")
+    post_delete.connect(_changed, sender=_model, dispatch_uid=f"pagecache-delete-{_model.__name__}")
