@@ -8,6 +8,9 @@ PORT   ?= 8000
 # make bench: the online-play benches run on a scratch PostgreSQL database, created when missing
 LOAD_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_load
 LOAD_ARGS         ?= --matches 200 --actions 25
+# the scale bench (issue 20): its own scratch database; the server's cache in REDIS_URL when set
+SCALE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_scalebench
+SCALE_ARGS         ?=
 # DEBUG is off unless set (config/settings.py): the local targets below are development, so on
 DEBUG ?= 1
 
@@ -46,6 +49,7 @@ bench: $(STAMP)
 	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
 	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
 	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
+	$(PY) -m leagues.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
 
 # faults and concurrency against its own redis-server, gunicorn, worker and beat (issue 14)
 faults: $(STAMP)

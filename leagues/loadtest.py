@@ -203,8 +203,10 @@ def free_port() -> int:
 class Server:
     """gunicorn serving ``config.wsgi`` on loopback, against the scratch database."""
 
-    def __init__(self, database_url: str, *, workers: int, threads: int, log_dir: Path):
+    def __init__(self, database_url: str, *, workers: int, threads: int, log_dir: Path,
+                 env: dict[str, str] | None = None):
         self.port = free_port()
+        self.env = env or {}  # more of the server's environment (the scale bench's REDIS_URL)
         self.workers, self.threads = workers, threads
         self.database_url = database_url
         self.log = log_dir / "gunicorn.log"
@@ -219,6 +221,7 @@ class Server:
             "ALLOWED_HOSTS": f"{HOST},localhost", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
             "DJANGO_SETTINGS_MODULE": "config.settings",
         })
+        env.update(self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{HOST}:{self.port}",
              "--worker-class", "gthread", "--workers", str(self.workers), "--threads", str(self.threads),

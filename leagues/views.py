@@ -171,9 +171,10 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     columns, extra = _bracket_of(fixtures)
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
+    tables = standings_tables(competition)
     return render(request, "leagues/competition_detail.html", {
         "competition": competition,
-        "tables": standings_tables(competition),
+        "tables": tables,
         "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
         "rounds": rounds,
         "current_round": current["round"] if current else None,
@@ -185,6 +186,7 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
+        "standings_updated": max((r.computed_at for t in tables for r in t["rows"]), default=None),
         **sign_up_context(request, competition),
     })
 

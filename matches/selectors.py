@@ -17,11 +17,12 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -176,3 +177,56 @@ def side_names(match: Match) -> dict[str, dict[str, Any]]:
         index = next(i for i, c in enumerate(PALETTE) if c[0] != out["home"]["fill"] and c[0] != "#f5f5f5")
         out["away"]["fill"], out["away"]["rim"] = PALETTE[index]
     return out
+
+
+# --- The spectators' poll, from the cache ------------------------------------------------------
+
+SERVER_NOW_MARK = "@@server_now@@"  # stands for the server's time in a cached feed body
+
+
+@dataclass(frozen=True)
+class FeedHead:
+    """What a spectator's poll needs to know before anything else: whether the match moved
+    (``version``: every field a feed answer is made of that can change), whether anything is
+    due that a read must apply first (a deadline passed, a bot match's next move), and who
+    plays it (a player's poll is never answered from the shared cache)."""
+
+    match_id: int
+    version: tuple
+    due: bool
+    players: tuple
+
+    @property
+    def settled(self) -> bool:
+        return not self.due
+
+    def is_player(self, user) -> bool:
+        return bool(user is not None and user.is_authenticated and user.pk in self.players)
+
+
+def feed_head(match_id: int, *, now: datetime, bot_pace_s: float) -> FeedHead | None:
+    """One light query (no state, no log): the match's head, or ``None`` when there is none."""
+    last = MatchAction.objects.filter(match=OuterRef("pk")).order_by("-seq").values("created_at")[:1]
+    row = (Match.objects.filter(pk=match_id).annotate(last_at=Subquery(last))
+           .values("seq", "status", "state_hash", "status_changed_at", "deadline_at", "deadline_kind",
+                   "checkin_deadline_at", "home_checked_in_at", "away_checked_in_at", "kicked_off_at",
+                   "finished_at", "clock_anchor_at", "clock_anchor_s", "walkover_side", "computer_sides",
+                   "home_user_id", "away_user_id", "official", "last_at").first())
+    if row is None:
+        return None
+    live = row["status"] == Match.Status.LIVE
+    due = bool(
+        (live and row["deadline_at"] is not None and row["deadline_at"] <= now)
+        or (row["status"] in play.OPEN_STATUSES and row["checkin_deadline_at"] is not None
+            and row["checkin_deadline_at"] <= now)
+        or (live and len(row["computer_sides"] or ()) >= 2
+            and now - (row["last_at"] or row["kicked_off_at"] or now) >= timedelta(seconds=bot_pace_s))
+    )
+    version = tuple(str(row[k]) for k in row if k not in ("home_user_id", "away_user_id", "last_at"))
+    return FeedHead(match_id=match_id, version=version, due=due, players=(row["home_user_id"], row["away_user_id"]))
+
+
+def feed_key(head: FeedHead, *, after: int, frames: bool, language: str) -> str:
+    """The cache key (and ETag) of a spectator's feed answer: ``board:feed:<digest>``."""
+    raw = repr((head.match_id, head.version, after, frames, language))
+    return f"board:feed:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"

@@ -14,14 +14,17 @@ Actions are not posted here: the board posts them to ``POST /api/matches/<id>/ac
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors, sentences
@@ -30,8 +33,10 @@ from matches.rulebooks import rulebooks
 from matches.services import online
 from matches.services import play as playing
 from matches.services.deadlines import tick_if_due
-from matches.services.spectating import bot_match_due, bot_match_step
+from matches.services.spectating import BOT_PACE_S, bot_match_due, bot_match_step
 from simulation.table import Table
+
+FEED_TTL = 60  # seconds a spectators' feed answer is kept (its key changes whenever the match does)
 
 
 def _match_qs():
@@ -75,14 +80,40 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def feed(request: HttpRequest, pk: int) -> JsonResponse:
-    match = get_object_or_404(_match_qs(), pk=pk)
+def feed(request: HttpRequest, pk: int) -> HttpResponse:
+    """One poll of the board. A spectator's poll is answered from the cache when the match has
+    not moved (``selectors.feed_head``: one light query), with an ``ETag``: a client that sends
+    it back gets a ``304`` and no body. A player's poll, a due deadline or a due bot move go the
+    whole way (``_refreshed``)."""
     try:
         after = max(0, int(request.GET.get("after", 0)))
     except ValueError:
         return JsonResponse({"error": "malformed", "detail": "after is a whole number"}, status=400)
-    match = _refreshed(match)
     frames = request.GET.get("frames", "1") not in ("0", "false")
+    now = timezone.now()
+    head = selectors.feed_head(pk, now=now, bot_pace_s=BOT_PACE_S)
+    if head is None:
+        raise Http404("no such match")
+    if head.settled and not head.is_player(request.user):
+        key = selectors.feed_key(head, after=after, frames=frames, language=get_language())
+        etag = f'"{key.rsplit(":", 1)[1]}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            response = HttpResponseNotModified()
+        else:
+            body = cache.get(key)
+            if body is None:
+                match = get_object_or_404(_match_qs(), pk=pk)
+                data = selectors.board_feed(match, after=after, user=None, frames=frames, now=now)
+                data["match"]["server_now"] = selectors.SERVER_NOW_MARK
+                body = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"))
+                cache.set(key, body, FEED_TTL)
+            # the server's time is the one part never cached: the board sets its clocks by it
+            body = body.replace(selectors.SERVER_NOW_MARK, now.isoformat(), 1)
+            response = HttpResponse(body, content_type="application/json")
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
+    match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
     return JsonResponse(selectors.board_feed(match, after=after, user=request.user, frames=frames))
 
 

@@ -42,6 +42,7 @@ from leagues.models import (
     Result,
     Stage,
 )
+from leagues.services.bulk import objects_insert
 from leagues.services.standings import competition_tables
 
 logger = logging.getLogger(__name__)
@@ -194,7 +195,7 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
             for player, periods in history.items() for p in periods
         ]
         PlayerRating.objects.all().delete()
-        PlayerRating.objects.bulk_create(rows, batch_size=1000)
+        objects_insert(PlayerRating, rows)
 
         placings = []
         players = dict(Entrant.objects.filter(player__isnull=False).values_list("pk", "player_id"))
@@ -211,7 +212,7 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
                                  place=band.place, place_to=band.place_to, finished_on=day)
                          for entrant, band in bands.items()]
         Placing.objects.all().delete()
-        Placing.objects.bulk_create(placings, batch_size=1000)
+        objects_insert(Placing, placings)  # a federation's seasons: tens of thousands of rows
 
         RatingBasis.objects.all().delete()
         RatingBasis.objects.bulk_create([RatingBasis(competition_id=pk, results_version=version, rated=rated)

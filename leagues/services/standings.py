@@ -205,8 +205,9 @@ STANDING_COLUMNS = (
 
 
 def _store_rows(competition: Competition, tables: list[Table], *, now: datetime) -> None:
-    """Stores the ranked tables: the rows that changed (or appeared) are written, the ones
-    gone are deleted, and every row's ``computed_at`` becomes ``now`` (one statement). A
+    """Stores the ranked tables: the rows that changed (or appeared) are written with
+    ``computed_at`` ``now``, the ones gone are deleted, the others are left as they are (their
+    ``computed_at`` says when they last changed; the latest of a table is when it did). A
     recomputation after a correction writes the few rows it moved, not the whole season's."""
     ranked = {
         row.entrant: (table.group.pk if table.group else None, row.position, row.played, row.won, row.drawn,
@@ -214,7 +215,8 @@ def _store_rows(competition: Competition, tables: list[Table], *, now: datetime)
                       row.discipline, row.tiebreak, row.tiebreak_criterion, row.shared)
         for table in tables for row in table.ranked.rows
     }
-    stored = Standing.objects.filter(competition=competition).values_list("pk", "entrant_id", *STANDING_COLUMNS[1:-1])
+    stored = (Standing.objects.filter(competition=competition).order_by()
+              .values_list("pk", "entrant_id", *STANDING_COLUMNS[1:-1]))
     stale = []
     for pk, entrant, *values in stored:
         if ranked.get(entrant) == tuple(values):
@@ -226,7 +228,6 @@ def _store_rows(competition: Competition, tables: list[Table], *, now: datetime)
     stamp = connections[router.db_for_write(Standing)].ops.adapt_datetimefield_value(now)
     rows_insert(Standing, ("competition_id", "entrant_id", *STANDING_COLUMNS[1:-1], "computed_at"),
             [(competition.pk, entrant, *values, stamp) for entrant, values in ranked.items()])
-    Standing.objects.filter(competition=competition).update(computed_at=now)
 
 
 def stale_competitions(*, limit: int = 500) -> list[int]:

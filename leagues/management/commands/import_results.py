@@ -84,7 +84,8 @@ class Command(BaseCommand):
             summary = results_import(text=text, competition=target, update=update)
         except ImportFileError as exc:
             raise CommandError(f"{file}: {exc}; nothing imported", returncode=REFUSED) from None
-        standings_recompute(competition_id=summary.competition.pk, force=True)
+        # once, here or by the task the import sent (whichever comes first; the other finds it current)
+        standings_recompute(competition_id=summary.competition.pk)
         verb = "created" if summary.created else "updated"
         self.stdout.write(self.style.SUCCESS(
             f"{summary.competition.slug}: {verb}, {summary.results} results, {summary.entrants_created} new entrants"
