@@ -70,14 +70,10 @@ def _managed_fixture(request: HttpRequest, pk: int) -> Fixture:
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The fixture's page; anonymous visitors get it from the cache (``leagues.pagecache``),
     keyed by its competition's versions and the fixture's and its match's state."""
-    row = (Fixture.objects.filter(pk=pk)
-           .values_list("competition__slug", "status", "status_changed_at", "kickoff_at", "venue", "match_id",
-                        "match__status", "match__seq", "match__status_changed_at").first())
-    scope = pagecache.competition_scope(row[0]) if row is not None else None
+    scope = pagecache.fixture_scope(pk)
     if scope is None:
         raise Http404("no such fixture")
-    return pagecache.cached_page(request, name="fixture", scope=(*scope, pk, *row[1:]),
-                                 build=lambda: _fixture_page(request, pk))
+    return pagecache.cached_page(request, name="fixture", scope=scope, build=lambda: _fixture_page(request, pk))
 
 
 def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from leagues import pagecache
 from leagues.services.locks import is_transient
 
 logger = logging.getLogger(__name__)
@@ -33,3 +34,17 @@ class BusyAsConflict:
                 or request.path.endswith("/feed/"):
             return JsonResponse({"error": "busy", "detail": detail}, status=409)
         return HttpResponse(detail, status=409, content_type="text/plain; charset=utf-8")
+
+
+class AnonymousCacheMiddleware:
+    """Answers an anonymous request for a cached page (a competition's, a fixture's, the
+    standings API) from the cache before the session, the user and the CSRF machinery are
+    loaded (``leagues.pagecache.early_answer``); anything else goes on to the view, which
+    stores what it renders. Placed after the security headers' middlewares, which still
+    apply to what it answers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return pagecache.early_answer(request) or self.get_response(request)

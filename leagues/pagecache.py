@@ -20,6 +20,7 @@ query and one cache read. With the cache down (Redis unreachable), every request
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 
@@ -81,6 +82,16 @@ def cacheable(request: HttpRequest) -> bool:
     return not request.user.is_authenticated
 
 
+def fixture_scope(pk: int) -> tuple | None:
+    """The scope of a fixture's page: its competition's, the fixture's id, and what of the
+    fixture and its match the page shows that changes (two small queries)."""
+    row = (Fixture.objects.filter(pk=pk)
+           .values_list("competition__slug", "status", "status_changed_at", "kickoff_at", "venue", "match_id",
+                        "match__status", "match__seq", "match__status_changed_at").first())
+    scope = competition_scope(row[0]) if row is not None else None
+    return None if scope is None else (*scope, pk, *row[1:])
+
+
 def cached_page(request: HttpRequest, *, name: str, scope: tuple,
                 build: Callable[[], HttpResponse]) -> HttpResponse:
     """The response of ``build()`` for an anonymous visitor, kept under ``name`` + ``scope`` +
@@ -97,7 +108,7 @@ def cached_page(request: HttpRequest, *, name: str, scope: tuple,
         if response.status_code != 200 or response.cookies or getattr(response, "streaming", False):
             return response
         entry = {"content": response.content, "type": response["Content-Type"], "at": time.time(),
-                 "headers": {h: response[h] for h in ("Content-Language",) if h in response}}
+                 "headers": {h: response[h] for h in ("Content-Language", "X-Frame-Options") if h in response}}
         cache.set(key, entry, PAGE_TTL)
     else:
         if not_modified(request, etag, entry["at"]):
@@ -159,3 +170,52 @@ def _changed(sender, instance, **kwargs) -> None:
 for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration, SignUp):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"pagecache-save-{_model.__name__}")
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"pagecache-delete-{_model.__name__}")
+
+
+# --- Served before the session, the user and the CSRF machinery are even looked at -----------
+
+_PAGES = (
+    (re.compile(r"^/competitions/(?P<slug>[-a-zA-Z0-9_]+)/$"), "competition"),
+    (re.compile(r"^/fixtures/(?P<pk>[0-9]+)/$"), "fixture"),
+    (re.compile(r"^/api/competitions/(?P<slug>[-a-zA-Z0-9_]+)/standings/$"), "standings-api"),
+)
+
+
+def early_answer(request: HttpRequest) -> HttpResponse | None:
+    """A cached answer for an anonymous request of a cached page, or ``None`` (then the view
+    runs, and stores it). ``AnonymousCacheMiddleware`` asks this before the session and the
+    user are loaded: a hit costs the scope's query and one cache read."""
+    if not cacheable_early(request):
+        return None
+    for pattern, name in _PAGES:
+        found = pattern.match(request.path_info)
+        if found is None:
+            continue
+        if name == "standings-api":
+            if "html" in request.headers.get("Accept", ""):
+                return None  # the browsable API: rendered for a person, by the view
+            scope = competition_scope(found["slug"])
+            key = scoped_key("standings-api", scope) if scope is not None else None
+        else:
+            scope = competition_scope(found["slug"]) if name == "competition" else fixture_scope(int(found["pk"]))
+            key = scoped_key(f"page:{name}", scope, request.get_full_path()) if scope is not None else None
+        entry = cache.get(key) if key is not None else None
+        if entry is None or "content" not in entry:
+            return None
+        etag = f'"{key.rsplit(":", 1)[1]}"'
+        if not_modified(request, etag, entry["at"]):
+            response = HttpResponseNotModified()
+        else:
+            response = HttpResponse(entry["content"], content_type=entry["type"])
+            for header, value in entry.get("headers", {}).items():
+                response[header] = value
+        validators(response, etag, entry["at"])
+        return response
+    return None
+
+
+def cacheable_early(request: HttpRequest) -> bool:
+    """``cacheable`` without touching the session: no session or messages cookie (then the
+    visitor is anonymous), no credentials."""
+    return (request.method in ("GET", "HEAD") and settings.SESSION_COOKIE_NAME not in request.COOKIES
+            and "messages" not in request.COOKIES and "Authorization" not in request.headers)

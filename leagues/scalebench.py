@@ -113,6 +113,7 @@ def _one_database(url: str, results: list[int], out: Path) -> None:
     from leagues.services.standings import standings_recompute
 
     call_command("migrate", "--noinput", verbosity=0)
+    _forget_earlier_runs()
     run = uuid.uuid4().hex[:6]
     figures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +148,14 @@ def _one_database(url: str, results: list[int], out: Path) -> None:
                 Fixture.objects.filter(competition=competition).delete()  # they protect their rounds
                 competition.delete()
     out.write_text(json.dumps({"vendor": connection.vendor, "figures": figures}))
+
+
+def _forget_earlier_runs() -> None:
+    """Deletes what an earlier run stopped halfway left (competitions ``scalebench-*``)."""
+    from leagues.models import Competition, Fixture
+
+    Fixture.objects.filter(competition__slug__startswith="scalebench-").delete()
+    Competition.objects.filter(slug__startswith="scalebench-").delete()
 
 
 def _write_anchor(connection, text: str) -> float:
@@ -210,6 +219,10 @@ def print_import(data: list[dict]) -> None:
 def load_run(port: int, path: str, *, seconds: float, connections: int, headers: dict | None = None) -> dict:
     """Requests per second and latency percentiles of ``path`` under ``connections``
     keep-alive clients for ``seconds`` (``wrk`` when installed)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)  # warm: the steady state is measured
+    conn.request("GET", path, headers=headers or {})
+    conn.getresponse().read()
+    conn.close()
     if shutil.which("wrk"):
         return _wrk(port, path, seconds=seconds, connections=connections, headers=headers or {})
     latencies: list[float] = []
@@ -280,15 +293,21 @@ def _prepare_site(args) -> dict:
     """The demo on the scratch database, a live match (two players with tokens, both checked
     in), the static files collected. Returns the paths to load and the match's tokens."""
     loadtest.ensure_database(args.database_url)
+    os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"  # the demo's notices
     loadtest.setup_django(args.database_url)
     loadtest.migrate()
     from django.core.management import call_command
 
     from leagues.models import Competition
 
+    _forget_earlier_runs()
     call_command("load_demo", "--if-empty", stdout=io.StringIO())
-    call_command("collectstatic", "--noinput", verbosity=0)
+    # the manifest the server (DEBUG=0) reads its static files' names from
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True,
+                   env={**os.environ, "DEBUG": "0", "SECRET_KEY": uuid.uuid4().hex * 2})
     league = Competition.objects.filter(slug__startswith="liga-").order_by("-created_at").first()
+    if league is None:
+        raise SystemExit(f"{args.database_url} holds data but not the demo league: give an empty scratch database")
     run = f"scalebench-{uuid.uuid4().hex[:6]}"
     plan = loadtest.create_matches(run, 1, rule_set="one_touch", turn_seconds=600)[0]
     static = next((ROOT / "staticfiles" / "css").glob("site*.css"))

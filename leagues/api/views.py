@@ -209,7 +209,10 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         if entry is None:
             competition = Competition.objects.select_related("season").get(pk=scope[0])
             data = serializers.StandingsSerializer(standings_payload(competition)).data
-            entry = {"data": json.loads(JSONRenderer().render(data)), "at": time.time()}  # plain, to pickle
+            body = JSONRenderer().render(data)
+            # plain data (to pickle), and the bytes an anonymous client is served early
+            # (``pagecache.early_answer``)
+            entry = {"data": json.loads(body), "content": body, "type": "application/json", "at": time.time()}
             cache.set(key, entry, pagecache.PAGE_TTL)
         if pagecache.not_modified(request, etag, entry["at"]):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)

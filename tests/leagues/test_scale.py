@@ -144,6 +144,9 @@ def test_an_anonymous_visitor_reads_the_cached_page_and_a_revalidation_is_a_304(
     with django_assert_max_num_queries(1):  # the competition's versions; the page from the cache
         again = client.get("/competitions/liga/")
     assert again.content == first.content and again["ETag"] == first["ETag"]
+    # answered before the session and the user are loaded, with the same security headers
+    for header in ("Content-Security-Policy", "X-Frame-Options", "Permissions-Policy", "X-Content-Type-Options"):
+        assert again[header] == first[header]
     with django_assert_max_num_queries(1):
         revalidated = client.get("/competitions/liga/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert revalidated.status_code == 304 and revalidated.content == b""
