@@ -108,7 +108,10 @@ def cached_page(request: HttpRequest, *, name: str, scope: tuple,
         if response.status_code != 200 or response.cookies or getattr(response, "streaming", False):
             return response
         entry = {"content": response.content, "type": response["Content-Type"], "at": time.time(),
-                 "headers": {h: response[h] for h in ("Content-Language", "X-Frame-Options") if h in response}}
+                 "headers": {h: response[h] for h in ("Content-Language",) if h in response},
+                 # what a view's decorators ask of the headers' middlewares (csp, clickjacking)
+                 "marks": {k: v for k, v in vars(response).items()
+                           if k.startswith("_csp") or k == "xframe_options_exempt"}}
         cache.set(key, entry, PAGE_TTL)
     else:
         if not_modified(request, etag, entry["at"]):
@@ -209,6 +212,11 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
             response = HttpResponse(entry["content"], content_type=entry["type"])
             for header, value in entry.get("headers", {}).items():
                 response[header] = value
+        for mark, value in entry.get("marks", {}).items():
+            setattr(response, mark, value)
+        # XFrameOptionsMiddleware comes after this one: what it would add, added here
+        if not entry.get("marks", {}).get("xframe_options_exempt"):
+            response["X-Frame-Options"] = settings.X_FRAME_OPTIONS
         validators(response, etag, entry["at"])
         return response
     return None
