@@ -34,6 +34,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
 from leagues.models import Competition, Entrant, Fixture, Group, Registration, Round, SignUp, Stage
+from matches.views import spectators_feed
 
 PAGE_TTL = 30  # seconds a cached page lives at most (the clock's and the live matches' part)
 
@@ -189,6 +190,7 @@ for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration,
 
 # --- Served before the session, the user and the CSRF machinery are even looked at -----------
 
+_FEED = re.compile(r"^/matches/(?P<pk>[0-9]+)/feed/$")
 _PAGES = (
     (re.compile(r"^/competitions/(?P<slug>[-a-zA-Z0-9_]+)/$"), "competition"),
     (re.compile(r"^/fixtures/(?P<pk>[0-9]+)/$"), "fixture"),
@@ -197,11 +199,15 @@ _PAGES = (
 
 
 def early_answer(request: HttpRequest) -> HttpResponse | None:
-    """A cached answer for an anonymous request of a cached page, or ``None`` (then the view
+    """A cached answer for an anonymous request of a cached page or of a match's feed
+    (``matches.views.spectators_feed``), or ``None`` (then the view
     runs, and stores it). ``AnonymousCacheMiddleware`` asks this before the session and the
     user are loaded: a hit costs the scope's query and one cache read."""
     if not cacheable_early(request):
         return None
+    found = _FEED.match(request.path_info)
+    if found is not None:
+        return spectators_feed(request, int(found["pk"]))
     for pattern, name in _PAGES:
         found = pattern.match(request.path_info)
         if found is None:

@@ -95,26 +95,48 @@ def feed(request: HttpRequest, pk: int) -> HttpResponse:
     if head is None:
         raise Http404("no such match")
     if head.settled and not head.is_player(request.user):
-        key = selectors.feed_key(head, after=after, frames=frames, language=get_language())
-        etag = f'"{key.rsplit(":", 1)[1]}"'
-        if etag in request.headers.get("If-None-Match", ""):
-            response = HttpResponseNotModified()
-        else:
-            body = cache.get(key)
-            if body is None:
-                match = get_object_or_404(_match_qs(), pk=pk)
-                data = selectors.board_feed(match, after=after, user=None, frames=frames, now=now)
-                data["match"]["server_now"] = selectors.SERVER_NOW_MARK
-                body = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"))
-                cache.set(key, body, FEED_TTL)
-            # the server's time is the one part never cached: the board sets its clocks by it
-            body = body.replace(selectors.SERVER_NOW_MARK, now.isoformat(), 1)
-            response = HttpResponse(body, content_type="application/json")
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache"
-        return response
+        return _spectators_answer(request, head, after=after, frames=frames, now=now, build=True)
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
     return JsonResponse(selectors.board_feed(match, after=after, user=request.user, frames=frames))
+
+
+def spectators_feed(request: HttpRequest, pk: int) -> HttpResponse | None:
+    """The cached answer to an anonymous spectator's poll (no session, no credentials: asked
+    before the session and the user are loaded), or ``None``: then ``feed`` answers."""
+    try:
+        after = max(0, int(request.GET.get("after", 0)))
+    except ValueError:
+        return None
+    now = timezone.now()
+    head = selectors.feed_head(pk, now=now, bot_pace_s=BOT_PACE_S)
+    if head is None or not head.settled:
+        return None
+    frames = request.GET.get("frames", "1") not in ("0", "false")
+    return _spectators_answer(request, head, after=after, frames=frames, now=now, build=False)
+
+
+def _spectators_answer(request: HttpRequest, head: selectors.FeedHead, *, after: int, frames: bool, now,
+                       build: bool) -> HttpResponse | None:
+    key = selectors.feed_key(head, after=after, frames=frames, language=get_language())
+    etag = f'"{key.rsplit(":", 1)[1]}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        body = cache.get(key)
+        if body is None:
+            if not build:
+                return None
+            match = get_object_or_404(_match_qs(), pk=head.match_id)
+            data = selectors.board_feed(match, after=after, user=None, frames=frames, now=now)
+            data["match"]["server_now"] = selectors.SERVER_NOW_MARK
+            body = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"))
+            cache.set(key, body, FEED_TTL)
+        # the server's time is the one part never cached: the board sets its clocks by it
+        response = HttpResponse(body.replace(selectors.SERVER_NOW_MARK, now.isoformat(), 1),
+                                content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET
