@@ -106,11 +106,13 @@ def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
         loss=competition.points_loss, bye=competition.points_bye,
     )
     lots = {int(k): v for k, v in competition.lots_drawn.items()}
+    criteria = competition.criteria
     tables = standing_tables(competition=competition)
     for table in tables:
+        # the table's own tickets only: a copy of every ticket per table would be quadratic
         table.ranked = ranking.rank(
-            table.lines, competition.criteria, entrants=table.entrants, points=points,
-            seed=competition.lots_seed, lots=lots,
+            table.lines, criteria, entrants=table.entrants, points=points,
+            seed=competition.lots_seed, lots={e: lots[e] for e in table.entrants if e in lots},
         )
         lots.update(table.ranked.lots_drawn)
     return tables, lots

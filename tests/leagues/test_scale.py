@@ -210,3 +210,23 @@ def test_the_standings_api_is_answered_from_the_cache_until_the_standings_change
     points = {r["entrant"]: r["points"] for t in changed.json()["tables"] for r in t["rows"]}
     assert points[fixture.home.name] == 3
     assert client.get("/api/competitions/nothing-here/standings/").status_code == 404
+
+
+def test_a_recomputation_writes_only_the_rows_that_moved(django_capture_on_commit_callbacks):
+    from leagues.services.results import result_record
+
+    competition = imported("moves", groups_csv(3), format=Competition.Format.GROUPS_KNOCKOUT)
+    standings_recompute(competition_id=competition.pk, force=True)
+    before = dict(Standing.objects.filter(competition=competition).values_list("entrant__name", "pk"))
+    standings_recompute(competition_id=competition.pk, force=True)
+    assert dict(Standing.objects.filter(competition=competition).values_list("entrant__name", "pk")) == before
+    # a correction in group 00 moves its rows only
+    fixture = competition.fixtures.filter(group__name="Group 00").order_by("position").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_record(fixture=fixture, home_goals=9, away_goals=0)
+    standings_recompute(competition_id=competition.pk, force=True)
+    after = dict(Standing.objects.filter(competition=competition).values_list("entrant__name", "pk"))
+    moved = {name for name in after if after[name] != before[name]}
+    assert moved and all(name.startswith("G0 ") for name in moved)
+    home = Standing.objects.get(competition=competition, entrant=fixture.home)
+    assert home.goals_for >= 9 and home.played == 3
