@@ -8,10 +8,13 @@ from drf_spectacular.views import (
 )
 
 from config.headers import redoc_styles
+from config.language import set_language
 from leagues.views import api_tokens
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # the language switcher of every page posts here (config.language); no language prefix
+    path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/tokens/", api_tokens, name="api-tokens"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

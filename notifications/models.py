@@ -90,3 +90,22 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.kind}: inbox {self.inbox}, e-mail {self.email}"
+
+
+class Profile(models.Model):
+    """How the site speaks to a user: the language they chose (blank: none chosen; the browser's
+    ``Accept-Language``, then the site's ``LANGUAGE_CODE``). The switcher of every page saves it
+    (``config.language.set_language``); it is applied at sign-in, and the e-mails use it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    language = models.CharField(
+        _("language"), max_length=10, blank=True, choices=settings.LANGUAGES,
+        help_text=_("The language of the pages and e-mails; blank: the browser's."),
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or '-'}"
