@@ -41,26 +41,28 @@ class EmailStatus(models.TextChoices):
 
 
 class Notification(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(max_length=30, choices=Kind.choices)
-    subject = models.CharField(max_length=200)
-    body = models.TextField(max_length=4000)
-    url = models.CharField(max_length=300, blank=True, help_text="A path on the site.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("user"))
+    kind = models.CharField(max_length=30, choices=Kind.choices, verbose_name=_("kind"))
+    subject = models.CharField(max_length=200, verbose_name=_("subject"))
+    body = models.TextField(max_length=4000, verbose_name=_("body"))
+    url = models.CharField(max_length=300, blank=True, help_text=_("A path on the site."), verbose_name=_("URL"))
     key = models.CharField(
         max_length=200, null=True, blank=True, unique=True,
-        help_text="The event it announces, when it must be announced once (e.g. a check-in window).",
+        help_text=_("The event it announces, when it must be announced once (e.g. a check-in window)."), verbose_name=_("key")
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    in_inbox = models.BooleanField(default=True, help_text="False: the user does not want these in the inbox.")
-    read_at = models.DateTimeField(null=True, blank=True)
-    email_status = models.CharField(max_length=10, choices=EmailStatus.choices, default=EmailStatus.PENDING)
-    email_to = models.EmailField(blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    in_inbox = models.BooleanField(default=True, help_text=_("False: the user does not want these in the inbox."), verbose_name=_("in inbox"))
+    read_at = models.DateTimeField(null=True, blank=True, verbose_name=_("read at"))
+    email_status = models.CharField(max_length=10, choices=EmailStatus.choices, default=EmailStatus.PENDING, verbose_name=_("email status"))
+    email_to = models.EmailField(blank=True, verbose_name=_("email to"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    claimed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("claimed at"))
+    sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sent at"))
+    last_error = models.TextField(blank=True, verbose_name=_("last error"))
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["email_status", "created_at"], name="notification_email_queue"),
@@ -80,12 +82,14 @@ class Notification(models.Model):
 class Preference(models.Model):
     """A user's choice for one kind (no row: both on)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences")
-    kind = models.CharField(max_length=30, choices=Kind.choices)
-    inbox = models.BooleanField(default=True)
-    email = models.BooleanField(default=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences", verbose_name=_("user"))
+    kind = models.CharField(max_length=30, choices=Kind.choices, verbose_name=_("kind"))
+    inbox = models.BooleanField(default=True, verbose_name=_("inbox"))
+    email = models.BooleanField(default=True, verbose_name=_("email"))
 
     class Meta:
+        verbose_name = _("preference")
+        verbose_name_plural = _("preferences")
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="preference_one_per_kind")]
 
     def __str__(self) -> str:
@@ -97,7 +101,7 @@ class Profile(models.Model):
     ``Accept-Language``, then the site's ``LANGUAGE_CODE``). The switcher of every page saves it
     (``config.language.set_language``); it is applied at sign-in, and the e-mails use it."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user"))
     language = models.CharField(
         _("language"), max_length=10, blank=True, choices=settings.LANGUAGES,
         help_text=_("The language of the pages and e-mails; blank: the browser's."),
