@@ -7,7 +7,27 @@ from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from leagues import names
+
 register = template.Library()
+
+
+@register.filter
+def shown(name) -> str:
+    """A stage's, round's or fixture label's name in the reader's language (``leagues.names``)."""
+    return names.shown(name)
+
+
+@register.filter
+def tiebreak_shown(note: str) -> str:
+    """A standings row's tie-break note in the reader's language (``leagues.names``)."""
+    return names.tiebreak_shown(note)
+
+
+@register.filter
+def criterion_shown(criterion) -> str:
+    """A tie-break criterion's name in the reader's language (``leagues.names``)."""
+    return names.criterion_shown(criterion)
 
 
 @register.filter

@@ -47,34 +47,42 @@ _PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdrgf]|%[sdrgf]|\{[a-z_0-9]+(?::[^}]
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def _as_text(msgid: str) -> str:
-    """A msgid as the page shows it: its markup and entities out, its spaces collapsed."""
+def _fragments(msgid: str) -> list[str]:
+    """A msgid as the page shows it: the whole, and each text between its tags (a msgid with
+    markup, "Press <b>Ready</b>", is several texts on the page)."""
     finder = TextFinder()
-    finder.feed(msgid)
-    return " ".join(" ".join(finder.texts).split())
+    finder.feed("<html lang='en'><body>" + msgid)
+    parts = [" ".join(t.split()) for t in finder.texts]
+    whole = " ".join(" ".join(parts).split())
+    return [whole, *[p for p in parts if p != whole]]
 
 
 @cache
 def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
-    """(pattern, msgid) for each English msgid of two words or more outside its placeholders
-    (a single word, "Play", "Live", may be the same in another language)."""
+    """(pattern, msgid) for each English msgid with a word outside its placeholders, and for
+    each text between the tags of a msgid with markup; a placeholder matches any text."""
     patterns = []
     for e in entries(LANGUAGES[0]):
         for msgid in (e.msgid, e.msgid_plural):
             if not msgid:
                 continue
-            text = _as_text(msgid)
-            literal = _PLACEHOLDER.sub(" ", text)
-            if len(_WORD.findall(literal)) < 2:
-                continue
-            pieces = [re.escape(" ".join(p.split())) for p in _PLACEHOLDER.split(text)]
-            body = r"\s*.+?\s*".join(pieces)
-            patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
+            for text in _fragments(msgid):
+                literal = _PLACEHOLDER.sub(" ", text)
+                if not _WORD.findall(literal):
+                    continue
+                pieces = [re.escape(" ".join(p.split())) for p in _PLACEHOLDER.split(text)]
+                body = r"\s*.+?\s*".join(pieces)
+                patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)
 
 
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
 class TextFinder(HTMLParser):
-    """The visible texts of a page (each text node, and the attributes a person reads)."""
+    """The visible texts of a page in the page's language (each text node, and the attributes a
+    person reads). A part in another language (``lang``: a rulebook quoted as its federation
+    publishes it) is left out; ``json_scripts`` are the data of the page's JSON scripts."""
 
     READ = {"title", "aria-label", "placeholder", "alt", "data-empty"}
 
@@ -84,12 +92,23 @@ class TextFinder(HTMLParser):
         self._hidden = 0
         self.json_scripts: list[str] = []
         self._in_json = False
+        self._open: dict[str, int] = {}
+        self._langs: list[tuple[str, int, str]] = []  # (tag, its depth, lang) of elements with a lang
+
+    def _foreign(self) -> bool:
+        return len(self._langs) > 1 and self._langs[-1][2] != self._langs[0][2]
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
+        if tag not in VOID:
+            self._open[tag] = self._open.get(tag, 0) + 1
+            if attributes.get("lang"):
+                self._langs.append((tag, self._open[tag], attributes["lang"].lower()))
         if tag in ("script", "style", "template"):
             self._hidden += 1
             self._in_json = attributes.get("type") == "application/json"
+        if self._foreign():
+            return
         for name, value in attrs:
             if value and (name in self.READ or (tag == "meta" and attributes.get("name") == "description"
                                                 and name == "content")):
@@ -99,9 +118,14 @@ class TextFinder(HTMLParser):
         if tag in ("script", "style", "template") and self._hidden:
             self._hidden -= 1
             self._in_json = False
+        if tag in VOID or not self._open.get(tag):
+            return
+        if self._langs and self._langs[-1][0] == tag and self._langs[-1][1] == self._open[tag]:
+            self._langs.pop()
+        self._open[tag] -= 1
 
     def handle_data(self, data):
         if self._in_json:
             self.json_scripts.append(data)
-        elif not self._hidden and data.strip():
+        elif not self._hidden and data.strip() and not self._foreign():
             self.texts.append(" ".join(data.split()))
