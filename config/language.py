@@ -9,7 +9,8 @@
   language wins over the cookie and the browser, and is written into the cookie, so it is
   applied from the sign-in on (and stays after signing out). Django's ``LocaleMiddleware``
   (earlier) has read the cookie and ``Accept-Language`` already.
-- ``saved_language(user)``: the user's saved language code, or "" (none chosen, anonymous).
+- The choice is kept by ``notifications.services`` (``saved_language``, ``save_language``), which
+  also writes each notification in its user's language (``speaking_to``).
 """
 from __future__ import annotations
 
@@ -19,31 +20,9 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from notifications.models import Profile
+from notifications.services import save_language, saved_language
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
-
-
-def saved_language(user) -> str:
-    """The language ``user`` chose (a code of ``LANGUAGES``), or "" when none or anonymous."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return ""
-    cached = getattr(user, "_saved_language", None)
-    if cached is None:
-        cached = Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
-        if cached not in SUPPORTED:
-            cached = ""
-        user._saved_language = cached
-    return cached
-
-
-def save_language(user, code: str) -> None:
-    """Saves ``code`` (a code of ``LANGUAGES``) as ``user``'s language. Raises ``ValueError``
-    for another code."""
-    if code not in SUPPORTED:
-        raise ValueError(f"unknown language {code!r}")
-    Profile.objects.update_or_create(user=user, defaults={"language": code})
-    user._saved_language = code
 
 
 @require_POST

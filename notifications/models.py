@@ -58,6 +58,10 @@ class Notification(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
     claimed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("claimed at"))
     sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sent at"))
+    language = models.CharField(
+        max_length=10, blank=True, default="", verbose_name=_("language"),
+        help_text=_("The language its subject and body were written in (blank: the site's default)."),
+    )
     last_error = models.TextField(blank=True, verbose_name=_("last error"))
 
     class Meta:
@@ -74,6 +78,11 @@ class Notification(models.Model):
                 name="notification_email_status_valid",
             ),
         ]
+
+    @property
+    def written_in(self) -> str:
+        """The language code of its subject and body."""
+        return self.language or settings.LANGUAGE_CODE
 
     def __str__(self) -> str:
         return f"{self.user}: {self.subject}"
