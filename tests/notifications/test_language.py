@@ -2,7 +2,7 @@
 which the row records; the e-mail is rendered in it, and the inbox marks it."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -26,7 +26,7 @@ def users():
 
 def test_a_notification_is_composed_in_its_users_language_and_records_it(users):
     chose, default = users
-    when = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+    when = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
     for user in (chose, default):
         with translation.override("es"):  # whoever's request (an organiser's) wrote it
             with speaking_to(user):
