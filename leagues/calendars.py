@@ -2,7 +2,8 @@
 
 A feed is one ``VCALENDAR`` (``METHOD:PUBLISH``) with one ``VEVENT`` per fixture that has a day:
 - ``DTSTART``/``DTEND`` carry the ``TZID`` of the fixture's competition (its ``time_zone``) and
-  the calendar holds the ``VTIMEZONE`` of every zone used; a fixture with a day and no kick-off
+  the calendar holds the ``VTIMEZONE`` of every zone used (``leagues.vtimezone``: yearly rules,
+  right from a year before the first fixture to a year after the last); a fixture with a day and no kick-off
   time is an all-day event (``VALUE=DATE``).
 - ``UID`` is ``fixture-<id>@<the site's host>`` (``SITE_URL``): the same event in every feed and
   every download, so a calendar updates its copy instead of adding one.
@@ -17,7 +18,7 @@ A feed is one ``VCALENDAR`` (``METHOD:PUBLISH``) with one ``VEVENT`` per fixture
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from leagues.models import Club, Competition, Fixture, FixtureChange, Player, Venue
+from leagues.vtimezone import vtimezone
 
 PRODID = "-//Botonera//Button soccer fixtures//EN"
 # the changes that move the event, place it elsewhere, or call it off (or back on)
@@ -133,9 +135,15 @@ def calendar_of(fixtures: Iterable[Fixture], *, name: str, zone: str | None = No
     calendar.add("x-published-ttl", REFRESH)
     if zone:
         calendar.add("x-wr-timezone", zone)
+    fixtures = list(fixtures)
+    zones = sorted({f.competition.time_zone for f in fixtures if f.kickoff_at is not None})
+    if zones:
+        days = [f.kickoff_at.date() for f in fixtures if f.kickoff_at is not None]
+        start, end = min(days) - timedelta(days=366), max(days) + timedelta(days=366)
+        for name in zones:
+            calendar.add_component(vtimezone(name, date(start.year, 1, 1), date(end.year + 1, 1, 1)))
     for fixture in fixtures:
         calendar.add_component(fixture_event(fixture, stamp=stamp))
-    calendar.add_missing_timezones()
     return calendar.to_ical()
 
 
