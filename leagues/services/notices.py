@@ -21,9 +21,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Result, SignUp, Venue
+from leagues.notifications.models import Kind
+from leagues.notifications.services import notify
 from matches.models import Match
-from notifications.models import Kind
-from notifications.services import notify
 
 
 def user_of(entrant: Entrant | None):

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import Notification, Preference
+from leagues.notifications.models import Notification, Preference
 
 
 @admin.register(Notification)
