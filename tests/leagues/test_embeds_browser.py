@@ -23,7 +23,6 @@ from leagues.services.standings import standings_recompute
 from tests.matches.test_board_browser import ARGS, CHROMIUM, _browser_missing
 
 
-
 @pytest.fixture
 def other_site():
     """A club's site on another origin: ``serve(html)`` gives the address of a page of it."""
