@@ -4,9 +4,13 @@
 ``https://``)."""
 from __future__ import annotations
 
+import hashlib
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
+from django.views.decorators.http import require_safe
 
 from leagues import calendars
 from leagues.models import Club, Competition, Player
@@ -14,26 +18,30 @@ from leagues.models import Club, Competition, Player
 CACHE_SECONDS = 15 * 60
 
 
-def _feed(body: bytes, filename: str) -> HttpResponse:
+def _feed(request: HttpRequest, body: bytes, filename: str) -> HttpResponse:
+    """The feed, with an ``ETag`` of its bytes: a calendar asking again with ``If-None-Match``
+    for an unchanged feed gets a 304 (the feed's bytes depend only on the fixtures)."""
+    etag = quote_etag(hashlib.sha256(body).hexdigest()[:32])
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{filename}.ics"'
     response["Cache-Control"] = f"public, max-age={CACHE_SECONDS}"
-    return response
+    response["ETag"] = etag
+    return get_conditional_response(request, etag=etag, response=response)
 
 
-@require_GET
+@require_safe
 def competition_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
-    return _feed(calendars.competition_calendar(competition), competition.slug)
+    return _feed(request, calendars.competition_calendar(competition), competition.slug)
 
 
-@require_GET
+@require_safe
 def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    return _feed(calendars.club_calendar(club), club.slug)
+    return _feed(request, calendars.club_calendar(club), club.slug)
 
 
-@require_GET
+@require_safe
 def player_calendar(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
-    return _feed(calendars.player_calendar(player), f"player-{player.pk}")
+    return _feed(request, calendars.player_calendar(player), f"player-{player.pk}")

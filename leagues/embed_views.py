@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from config.headers import embeddable
 from leagues.models import Competition, Fixture
@@ -17,7 +17,7 @@ EMBED_FIXTURES = 40  # at most this many upcoming fixtures and as many latest re
 
 
 @embeddable
-@require_GET
+@require_safe
 def embed_standings(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     return render(request, "leagues/embed/standings.html", {
@@ -26,7 +26,7 @@ def embed_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @embeddable
-@require_GET
+@require_safe
 def embed_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     fixtures = fixtures_qs().filter(competition=competition).exclude(status=Fixture.Status.BYE)

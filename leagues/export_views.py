@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from leagues import exports
 from leagues.models import Competition, Round
 
 
-@require_GET
+@require_safe
 def competition_export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     if what not in exports.DATASETS or fmt not in exports.FORMATS:
@@ -22,7 +22,7 @@ def competition_export(request: HttpRequest, slug: str, what: str, fmt: str) -> 
     return response
 
 
-@require_GET
+@require_safe
 def round_print(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     rnd = get_object_or_404(Round.objects.select_related("stage"), pk=round_id, stage__competition=competition)

@@ -20,6 +20,7 @@ from datetime import date
 import tablib
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Fixture, Outcome, Round, Stage, Standing
 from leagues.selectors import is_third_place
@@ -61,7 +62,7 @@ def _round_label(fixture: Fixture) -> str:
 
 
 def standings_dataset(competition: Competition) -> tablib.Dataset:
-    data = tablib.Dataset(headers=list(STANDINGS_COLUMNS), title="Standings")
+    data = tablib.Dataset(headers=list(STANDINGS_COLUMNS), title=_("Standings"))
     rows = (Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
             .order_by("group__name", "position", "entrant__name"))
     for row in rows:
@@ -75,7 +76,7 @@ def standings_dataset(competition: Competition) -> tablib.Dataset:
 
 
 def fixtures_dataset(competition: Competition) -> tablib.Dataset:
-    data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title="Fixtures")
+    data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
     for fixture in _fixtures(competition).exclude(status=Fixture.Status.BYE):
         result = getattr(fixture, "result", None) if fixture.status in DONE else None
         data.append([
@@ -95,7 +96,7 @@ def _blank(value: int | None) -> int | str:
 
 def results_dataset(competition: Competition) -> tablib.Dataset:
     """The official results (played and walkovers; not byes, which the import does not take)."""
-    data = tablib.Dataset(headers=list(RESULT_COLUMNS), title="Results")
+    data = tablib.Dataset(headers=list(RESULT_COLUMNS), title=_("Results"))
     fixtures = _fixtures(competition).filter(status__in=DONE, result__isnull=False, home__isnull=False,
                                              away__isnull=False).exclude(result__outcome=Outcome.BYE)
     for fixture in fixtures:

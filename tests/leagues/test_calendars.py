@@ -210,3 +210,15 @@ def test_the_vtimezone_gives_the_zones_offset_at_every_moment_to_an_independent_
         assert naive.replace(tzinfo=theirs).utcoffset() == local.utcoffset(), (name, moment)
         checked += 1
     assert checked >= 3990
+
+
+def test_a_calendar_asking_again_for_an_unchanged_feed_gets_a_304_and_a_changed_one_the_feed():
+    competition = league(n=2)
+    path = f"/competitions/{competition.slug}/calendar.ics"
+    client = Client()
+    first = client.get(path)
+    assert client.head(path).status_code == 200  # some calendar programs ask with HEAD first
+    assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    fixture_reschedule(fixture=competition.fixtures.get(), kickoff_at=dt.datetime(2026, 4, 1, 19, 0, tzinfo=MADRID))
+    again = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
