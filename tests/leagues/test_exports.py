@@ -178,3 +178,12 @@ def test_the_printable_round_sheet(django_capture_on_commit_callbacks):
     fixtures_generate(competition=other)
     foreign = other.stages.get().rounds.get()
     assert Client().get(f"/competitions/{competition.slug}/rounds/{foreign.pk}/print/").status_code == 404
+
+
+def test_a_competition_without_fixtures_exports_its_headers_alone():
+    competition = competition_with_entrants(3, slug="not-drawn")
+    for what in ("standings", "fixtures", "results"):
+        rows = list(csv.reader(io.StringIO(download(competition, what, "csv").decode())))
+        assert len(rows) == 1 and rows[0]
+        sheet = openpyxl.load_workbook(io.BytesIO(download(competition, what, "xlsx"))).active
+        assert [c.value for c in sheet[1]] == rows[0] and sheet.max_row == 1
