@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
@@ -205,6 +206,9 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
     user are loaded: a hit costs the scope's query and one cache read."""
     if not cacheable_early(request):
         return None
+    # the reader's language, as LocaleMiddleware (which comes after) would choose it: it is in the keys
+    language = translation.get_language_from_request(request)
+    translation.activate(language)
     found = _FEED.match(request.path_info)
     if found is not None:
         return spectators_feed(request, int(found["pk"]))
@@ -232,9 +236,10 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
                 response[header] = value
         for mark, value in entry.get("marks", {}).items():
             setattr(response, mark, value)
-        # XFrameOptionsMiddleware comes after this one: what it would add, added here
+        # XFrameOptionsMiddleware and LocaleMiddleware come after this one: what they add, added here
         if not entry.get("marks", {}).get("xframe_options_exempt"):
             response["X-Frame-Options"] = settings.X_FRAME_OPTIONS
+        response.headers.setdefault("Content-Language", language)
         validators(response, etag, entry["at"])
         return response
     return None
