@@ -70,10 +70,20 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                pieces = [re.escape(" ".join(p.replace("%%", "%").split())) for p in _PLACEHOLDER.split(text)]
-                body = r"\s*.+?\s*".join(pieces)
+                body = ".+?".join(_literal(p) for p in _PLACEHOLDER.split(text))
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)
+
+
+def _literal(piece: str) -> str:
+    """The regular expression of the text between two placeholders: its words, and the spaces
+    that part them from the placeholders ("%(kind)s to %(player)s." must not match "Botonera.")."""
+    words = piece.replace("%%", "%").split()
+    if not words:
+        return r"\s+" if piece else ""
+    lead = r"\s+" if piece[0].isspace() else ""
+    trail = r"\s+" if piece[-1].isspace() else ""
+    return lead + r"\s+".join(re.escape(word) for word in words) + trail
 
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
