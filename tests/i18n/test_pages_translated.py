@@ -37,6 +37,10 @@ NAMESPACES = ("site", "play", "notifications")
 # Pages of those namespaces that are not pages a person reads, or not reachable by a GET.
 NOT_PAGES = {
     "play:feed": "JSON (its texts are checked through the board)",
+    "site:competition-export": "downloads (CSV, XLSX): data, their headers in the import's format",
+    "site:competition-calendar": "iCalendar feed",
+    "site:club-calendar": "iCalendar feed",
+    "site:player-calendar": "iCalendar feed",
     "play:replay": "JSON of a finished match",
     "play:practice": "POST only",
     "site:fixture-check-in": "POST only",
@@ -89,8 +93,8 @@ def urls_to_read(world) -> list[str]:
         if "<" not in route:
             urls.append("/" + route)
             continue
-        if route.startswith("competitions/"):
-            fills = [{"slug": slug} for slug in world["competitions"]]
+        if route.startswith(("competitions/", "embed/competitions/")):
+            fills = [{"slug": slug, "round_id": world["rounds"][slug]} for slug in world["competitions"]]
         elif route.startswith("clubs/"):
             fills = [{"slug": world["club"]}]
         elif route.startswith("players/"):
@@ -225,6 +229,8 @@ def demo_world() -> dict:
         "fixtures": [f.pk for f in (played, scheduled) if f],
         "match": match.pk if match else 0,
         "managed": managed.slug,
+        "rounds": {c.slug: c.stages.order_by("order").first().rounds.order_by("number").first().pk
+                   for c in (league, cup) if c},
     }
 
 
