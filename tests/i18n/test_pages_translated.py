@@ -153,7 +153,7 @@ def _texts(html: str) -> tuple[list[str], list[str]]:
             value = json.loads(data)
         except ValueError:
             continue
-        if isinstance(value, dict) and ("hints" in value or "turn" in value):  # the board's words
+        if isinstance(value, dict) and "turn" in value and "say" in value:  # the board-strings, not its config (data)
             board_words.extend(_strings(value))
     return finder.texts, board_words
 
