@@ -18,6 +18,7 @@ from leagues.models import (
     TiebreakPreset,
     aware_in,
 )
+from leagues.names import shown
 from leagues.ranking import validate_criteria
 from leagues.slugs import unique_slug
 
@@ -251,10 +252,17 @@ class RescheduleForm(forms.Form):
         return aware_in(self.zone, local)
 
 
+class RoundChoiceField(forms.ModelChoiceField):
+    """A round, named in the reader's language (``leagues.names.shown``: "Giornata 3")."""
+
+    def label_from_instance(self, obj) -> str:
+        return shown(obj)
+
+
 class RoundRescheduleForm(RescheduleForm):
     """A round's new kick-off: every fixture of it still to be played moves there."""
 
-    round = forms.ModelChoiceField(queryset=None, label=_("Round"))
+    round = RoundChoiceField(queryset=None, label=_("Round"))
 
     def __init__(self, *args, rounds, **kwargs):
         super().__init__(*args, **kwargs)
