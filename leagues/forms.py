@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from leagues import names
 from leagues.models import (
     FIXED_AFTER_DRAW,
     Club,
@@ -259,4 +260,5 @@ class RoundRescheduleForm(RescheduleForm):
     def __init__(self, *args, rounds, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = rounds
+        self.fields["round"].label_from_instance = names.shown  # "Round 5" in the reader's language
         self.order_fields(["round", "kickoff", "reason"])
