@@ -115,7 +115,7 @@ def english_leftovers(texts: list[str], english_texts: set[str],
     for text in texts:
         whole = _msgid_of(text)
         if whole is not None:
-            if translations.get(whole, "") != whole:
+            if _untranslated(text, whole, translations):
                 found.append((text, whole))
             continue
         pieces = [p for p in re.split(r"\s+[·—→|]\s+", text) if p.strip()] or [text]
@@ -125,13 +125,20 @@ def english_leftovers(texts: list[str], english_texts: set[str],
                 continue
             matched = _msgid_of(piece)
             if matched is not None:
-                if translations.get(matched, "") != matched:
+                if _untranslated(piece, matched, translations):
                     found.append((piece, matched))
                 continue
             words = [w.lower() for w in _WORD.findall(piece)]
             if text in english_texts and sum(w in ENGLISH for w in words) >= 2:
                 found.append((piece, None))
     return found
+
+
+def _untranslated(text: str, msgid: str, translations: dict[str, str]) -> bool:
+    """``text`` shows ``msgid`` in English: its translation is missing, or differs from the msgid
+    and does not hold the text (a part kept as it is, "<code>POST /api/auth/token/</code>")."""
+    shown = translations.get(msgid, "")
+    return shown != msgid and not (shown and text.strip() in shown)
 
 
 def _msgid_of(text: str) -> str | None:
@@ -149,7 +156,8 @@ def _texts(html: str) -> tuple[list[str], list[str]]:
             value = json.loads(data)
         except ValueError:
             continue
-        if isinstance(value, dict) and ("hints" in value or "turn" in value):  # the board's words
+        # the board's words (its "board-strings"; the "board-config" holds the state's data)
+        if isinstance(value, dict) and isinstance(value.get("turn"), dict):
             board_words.extend(_strings(value))
     return finder.texts, board_words
 
