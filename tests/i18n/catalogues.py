@@ -71,7 +71,7 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                parts = [" ".join(p.split()) for p in _PLACEHOLDER.split(text)]
+                parts = [" ".join(p.replace("%%", "%").split()) for p in _PLACEHOLDER.split(text)]
                 # a word next to a placeholder is a whole word: "to" in "%(kind)s to %(player)s."
                 # is not the "to" of "botones"
                 pieces = [(r"\b" if i and p[:1].isalnum() else "") + re.escape(p)
@@ -82,6 +82,8 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple(patterns)
 
 
+# not read as text: scripts, styles, and code shown as it is (a snippet to copy)
+HIDDEN = {"script", "style", "template", "textarea", "code", "pre"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -110,7 +112,7 @@ class TextFinder(HTMLParser):
             self._open[tag] = self._open.get(tag, 0) + 1
             if attributes.get("lang"):
                 self._langs.append((tag, self._open[tag], attributes["lang"].lower()))
-        if tag in ("script", "style", "template"):
+        if tag in HIDDEN:
             self._hidden += 1
             self._in_json = attributes.get("type") == "application/json"
         if self._foreign():
@@ -121,7 +123,7 @@ class TextFinder(HTMLParser):
                 self.texts.append(value)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style", "template") and self._hidden:
+        if tag in HIDDEN and self._hidden:
             self._hidden -= 1
             self._in_json = False
         if tag in VOID or not self._open.get(tag):
