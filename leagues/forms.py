@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from leagues import names
 from leagues.models import (
     FIXED_AFTER_DRAW,
     Club,
@@ -18,7 +19,6 @@ from leagues.models import (
     TiebreakPreset,
     aware_in,
 )
-from leagues.names import shown
 from leagues.ranking import validate_criteria
 from leagues.slugs import unique_slug
 
@@ -252,19 +252,13 @@ class RescheduleForm(forms.Form):
         return aware_in(self.zone, local)
 
 
-class RoundChoiceField(forms.ModelChoiceField):
-    """A round, named in the reader's language (``leagues.names.shown``: "Giornata 3")."""
-
-    def label_from_instance(self, obj) -> str:
-        return shown(obj)
-
-
 class RoundRescheduleForm(RescheduleForm):
     """A round's new kick-off: every fixture of it still to be played moves there."""
 
-    round = RoundChoiceField(queryset=None, label=_("Round"))
+    round = forms.ModelChoiceField(queryset=None, label=_("Round"))
 
     def __init__(self, *args, rounds, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = rounds
+        self.fields["round"].label_from_instance = names.shown  # "Round 5" in the reader's language
         self.order_fields(["round", "kickoff", "reason"])

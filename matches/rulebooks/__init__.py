@@ -64,8 +64,8 @@ class Block:
 class Section:
     """One section: ``number`` (``"9.3"``, ``"9 Special"``, ``""`` when unnumbered), its
     ``title`` as written (may be empty: ``"5.1)"``), the ``parent`` section's title for a
-    subsection (``"Foul"`` for 9.3), its ``anchor`` on the page, ``gloss`` (the
-    name of a Spanish heading in the reader's language: lazy, translated when shown) and its ``blocks`` of text."""
+    subsection (``"Foul"`` for 9.3), its ``anchor`` on the page, ``gloss`` (an
+    English name of a Spanish heading, translated when shown) and its ``blocks`` of text."""
 
     number: str
     title: str
@@ -151,7 +151,7 @@ def parse(text: str, *, key: str, gloss: dict | None = None) -> list[Section]:
         if not section.blocks and not section.number and not following_numbered:
             continue  # a title line of the document
         section.anchor = f"{key}-{_slug(section.number) if section.number else _slug(section.title)}"
-        section.gloss = (gloss or {}).get(section.title, "")  # lazy: in the reader's language
+        section.gloss = (gloss or {}).get(section.title, "")  # lazy: shown in the reader's language
         sections.append(section)
     return sections
 

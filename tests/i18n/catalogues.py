@@ -60,7 +60,8 @@ def _fragments(msgid: str) -> list[str]:
 @cache
 def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
     """(pattern, msgid) for each English msgid with a word outside its placeholders, and for
-    each text between the tags of a msgid with markup; a placeholder matches any text."""
+    each text between the tags of a msgid with markup; a placeholder matches any text, and the
+    words beside it are whole words."""
     patterns = []
     for e in entries(LANGUAGES[0]):
         for msgid in (e.msgid, e.msgid_plural):
@@ -70,20 +71,15 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                body = ".+?".join(_literal(p) for p in _PLACEHOLDER.split(text))
+                parts = [" ".join(p.replace("%%", "%").split()) for p in _PLACEHOLDER.split(text)]
+                # a word next to a placeholder is a whole word: "to" in "%(kind)s to %(player)s."
+                # is not the "to" of "botones"
+                pieces = [(r"\b" if i and p[:1].isalnum() else "") + re.escape(p)
+                          + (r"\b" if i < len(parts) - 1 and p[-1:].isalnum() else "")
+                          for i, p in enumerate(parts)]
+                body = r"\s*.+?\s*".join(pieces)
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)
-
-
-def _literal(piece: str) -> str:
-    """The regular expression of the text between two placeholders: its words, and the spaces
-    that part them from the placeholders ("%(kind)s to %(player)s." must not match "Botonera.")."""
-    words = piece.replace("%%", "%").split()
-    if not words:
-        return r"\s+" if piece else ""
-    lead = r"\s+" if piece[0].isspace() else ""
-    trail = r"\s+" if piece[-1].isspace() else ""
-    return lead + r"\s+".join(re.escape(word) for word in words) + trail
 
 
 # not read as text: scripts, styles, and code shown as it is (a snippet to copy)

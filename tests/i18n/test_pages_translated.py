@@ -153,7 +153,8 @@ def _texts(html: str) -> tuple[list[str], list[str]]:
             value = json.loads(data)
         except ValueError:
             continue
-        if isinstance(value, dict) and "turn" in value and "say" in value:  # the board-strings, not its config (data)
+        # the board's words (its "board-strings"; the "board-config" holds the state's data)
+        if isinstance(value, dict) and isinstance(value.get("turn"), dict):
             board_words.extend(_strings(value))
     return finder.texts, board_words
 
