@@ -70,7 +70,7 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                pieces = [re.escape(" ".join(p.split())) for p in _PLACEHOLDER.split(text)]
+                pieces = [re.escape(" ".join(p.replace("%%", "%").split())) for p in _PLACEHOLDER.split(text)]
                 body = r"\s*.+?\s*".join(pieces)
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)

@@ -257,7 +257,8 @@ def test_no_page_is_left_in_english(language, readings):
     """Fails until the translators have filled the catalogue of ``language``."""
     left = _leftovers(language, readings)
     shown = {page: sorted({text for text, _msgid in found})[:8] for page, found in left.items()}
-    assert shown == {}, f"{len(shown)} pages still show English in {language}"
+    report = "\n".join(f"  {page}: {texts}" for page, texts in list(shown.items())[:12])
+    assert shown == {}, f"{len(shown)} pages still show English in {language}, e.g.:\n{report}"
 
 
 @pytest.mark.django_db
