@@ -52,7 +52,8 @@ def bounds(low: int, high: int) -> list:
 def validate_first_date(value: date) -> None:
     if value is not None and not FIRST_DATE_MIN <= value <= FIRST_DATE_MAX:
         raise ValidationError(
-            f"Give a date from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}.",
+            _("Give a date from %(low)s to %(high)s.") % {"low": FIRST_DATE_MIN.isoformat(),
+                                                         "high": FIRST_DATE_MAX.isoformat()},
             code="first_date_range",
         )
 
@@ -764,9 +765,9 @@ class Result(models.Model):
     def __str__(self) -> str:
         text = f"{self.home_goals}-{self.away_goals}"
         if self.home_shootout is not None:
-            text += f", {self.home_shootout}-{self.away_shootout} on penalties"
+            text += _(", %(home)s-%(away)s on penalties") % {"home": self.home_shootout, "away": self.away_shootout}
         if self.outcome == Outcome.WALKOVER and self.outcome_side == Side.BOTH:
-            text += " (double no-show)"
+            text += " " + _("(double no-show)")
         elif self.outcome != Outcome.PLAYED:
             text += f" ({self.get_outcome_display().lower()})"
         return text
