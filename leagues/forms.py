@@ -18,6 +18,7 @@ from leagues.models import (
     TiebreakPreset,
     aware_in,
 )
+from leagues.names import shown
 from leagues.ranking import validate_criteria
 from leagues.slugs import unique_slug
 
@@ -259,4 +260,5 @@ class RoundRescheduleForm(RescheduleForm):
     def __init__(self, *args, rounds, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = rounds
+        self.fields["round"].label_from_instance = shown  # "Round 3" in the reader's language
         self.order_fields(["round", "kickoff", "reason"])
