@@ -115,7 +115,7 @@ def english_leftovers(texts: list[str], english_texts: set[str],
     for text in texts:
         whole = _msgid_of(text)
         if whole is not None:
-            if translations.get(whole, "") != whole:
+            if not _kept(text, whole, translations):
                 found.append((text, whole))
             continue
         pieces = [p for p in re.split(r"\s+[·—→|]\s+", text) if p.strip()] or [text]
@@ -125,13 +125,21 @@ def english_leftovers(texts: list[str], english_texts: set[str],
                 continue
             matched = _msgid_of(piece)
             if matched is not None:
-                if translations.get(matched, "") != matched:
+                if not _kept(piece, matched, translations):
                     found.append((piece, matched))
                 continue
             words = [w.lower() for w in _WORD.findall(piece)]
             if text in english_texts and sum(w in ENGLISH for w in words) >= 2:
                 found.append((piece, None))
     return found
+
+
+def _kept(text: str, msgid: str, translations: dict[str, str]) -> bool:
+    """Whether ``text``, shown as (a part of) ``msgid``, is what the translation itself shows: the
+    translation is the English, or holds the text as it is (the code between the tags of
+    "Programs use the API with a token: <code>POST /api/auth/token/</code>.")."""
+    translation = translations.get(msgid, "")
+    return translation == msgid or bool(translation) and " ".join(text.split()) in " ".join(translation.split())
 
 
 def _msgid_of(text: str) -> str | None:
@@ -149,7 +157,8 @@ def _texts(html: str) -> tuple[list[str], list[str]]:
             value = json.loads(data)
         except ValueError:
             continue
-        if isinstance(value, dict) and ("hints" in value or "turn" in value):  # the board's words
+        # the board's words (its board-strings), not its configuration (board-config: "hints" false)
+        if isinstance(value, dict) and any(isinstance(value.get(key), dict) for key in ("hints", "turn")):
             board_words.extend(_strings(value))
     return finder.texts, board_words
 
