@@ -20,7 +20,7 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from notifications.services import save_language, saved_language
+from leagues.notifications.services import save_language, saved_language
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 

@@ -80,7 +80,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "matches",
-    "notifications",
+    "leagues.notifications",
 ]
 
 MIDDLEWARE = [
@@ -359,7 +359,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
-        "NotificationKindEnum": "notifications.models.Kind",
+        "NotificationKindEnum": "leagues.notifications.models.Kind",
     },
 }
 

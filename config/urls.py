@@ -22,9 +22,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", redoc_styles(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("api/matches/", include("matches.api.urls")),
-    path("api/", include("notifications.api_urls")),
+    path("api/", include("leagues.notifications.api_urls")),
     path("api/", include("leagues.api.urls")),
     path("", include("matches.urls")),
-    path("", include("notifications.urls")),
+    path("", include("leagues.notifications.urls")),
     path("", include("leagues.urls")),
 ]

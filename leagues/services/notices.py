@@ -22,9 +22,9 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Result, SignUp, Venue
 from leagues.names import shown
+from leagues.notifications.models import Kind
+from leagues.notifications.services import notify, speaking_to
 from matches.models import Match
-from notifications.models import Kind
-from notifications.services import notify, speaking_to
 
 
 def user_of(entrant: Entrant | None):

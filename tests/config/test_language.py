@@ -6,8 +6,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from notifications.models import Profile
-from notifications.services import saved_language
+from leagues.notifications.models import Profile
+from leagues.notifications.services import saved_language
 
 pytestmark = pytest.mark.django_db
 COOKIE = settings.LANGUAGE_COOKIE_NAME

@@ -86,6 +86,8 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple(patterns)
 
 
+# not read as text: scripts, styles, and code shown as it is (a snippet to copy)
+HIDDEN = {"script", "style", "template", "textarea", "code", "pre"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -114,7 +116,7 @@ class TextFinder(HTMLParser):
             self._open[tag] = self._open.get(tag, 0) + 1
             if attributes.get("lang"):
                 self._langs.append((tag, self._open[tag], attributes["lang"].lower()))
-        if tag in ("script", "style", "template"):
+        if tag in HIDDEN:
             self._hidden += 1
             self._in_json = attributes.get("type") == "application/json"
         if self._foreign():
@@ -125,7 +127,7 @@ class TextFinder(HTMLParser):
                 self.texts.append(value)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style", "template") and self._hidden:
+        if tag in HIDDEN and self._hidden:
             self._hidden -= 1
             self._in_json = False
         if tag in VOID or not self._open.get(tag):

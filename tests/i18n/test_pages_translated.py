@@ -37,6 +37,10 @@ NAMESPACES = ("site", "play", "notifications")
 # Pages of those namespaces that are not pages a person reads, or not reachable by a GET.
 NOT_PAGES = {
     "play:feed": "JSON (its texts are checked through the board)",
+    "site:competition-export": "downloads (CSV, XLSX): data, their headers in the import's format",
+    "site:competition-calendar": "iCalendar feed",
+    "site:club-calendar": "iCalendar feed",
+    "site:player-calendar": "iCalendar feed",
     "play:replay": "JSON of a finished match",
     "play:practice": "POST only",
     "site:fixture-check-in": "POST only",
@@ -89,8 +93,8 @@ def urls_to_read(world) -> list[str]:
         if "<" not in route:
             urls.append("/" + route)
             continue
-        if route.startswith("competitions/"):
-            fills = [{"slug": slug} for slug in world["competitions"]]
+        if route.startswith(("competitions/", "embed/competitions/")):
+            fills = [{"slug": slug, "round_id": world["rounds"][slug]} for slug in world["competitions"]]
         elif route.startswith("clubs/"):
             fills = [{"slug": world["club"]}]
         elif route.startswith("players/"):
@@ -115,7 +119,7 @@ def english_leftovers(texts: list[str], english_texts: set[str],
     for text in texts:
         whole = _msgid_of(text)
         if whole is not None:
-            if not _kept(text, whole, translations):
+            if translations.get(whole, "") != whole:
                 found.append((text, whole))
             continue
         pieces = [p for p in re.split(r"\s+[·—→|]\s+", text) if p.strip()] or [text]
@@ -125,21 +129,13 @@ def english_leftovers(texts: list[str], english_texts: set[str],
                 continue
             matched = _msgid_of(piece)
             if matched is not None:
-                if not _kept(piece, matched, translations):
+                if translations.get(matched, "") != matched:
                     found.append((piece, matched))
                 continue
             words = [w.lower() for w in _WORD.findall(piece)]
             if text in english_texts and sum(w in ENGLISH for w in words) >= 2:
                 found.append((piece, None))
     return found
-
-
-def _kept(text: str, msgid: str, translations: dict[str, str]) -> bool:
-    """Whether ``text``, shown as (a part of) ``msgid``, is what the translation itself shows: the
-    translation is the English, or holds the text as it is (the code between the tags of
-    "Programs use the API with a token: <code>POST /api/auth/token/</code>.")."""
-    translation = translations.get(msgid, "")
-    return translation == msgid or bool(translation) and " ".join(text.split()) in " ".join(translation.split())
 
 
 def _msgid_of(text: str) -> str | None:
@@ -234,6 +230,8 @@ def demo_world() -> dict:
         "fixtures": [f.pk for f in (played, scheduled) if f],
         "match": match.pk if match else 0,
         "managed": managed.slug,
+        "rounds": {c.slug: c.stages.order_by("order").first().rounds.order_by("number").first().pk
+                   for c in (league, cup) if c},
     }
 
 

@@ -39,7 +39,7 @@ class _Collector(HTMLParser):
         self._skip = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "textarea", "code", "pre"):  # code shown as it is
             self._skip += 1
         attributes = dict(attrs)
         for name, value in attrs:
@@ -54,7 +54,7 @@ class _Collector(HTMLParser):
                     self.found.append((self.getpos()[0], f"{name}={value.strip()}"))
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style") and self._skip:
+        if tag in ("script", "style", "textarea", "code", "pre") and self._skip:
             self._skip -= 1
 
     def handle_data(self, data):

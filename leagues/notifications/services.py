@@ -35,7 +35,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from notifications.models import EmailStatus, Kind, Notification, Preference, Profile
+from leagues.notifications.models import EmailStatus, Kind, Notification, Preference, Profile
 
 logger = logging.getLogger(__name__)
 

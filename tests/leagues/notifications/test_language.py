@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from django.utils.formats import date_format
 
-from notifications.models import Kind, Profile
-from notifications.services import email_message, language_of, notify, speaking_to
+from leagues.notifications.models import Kind, Profile
+from leagues.notifications.services import email_message, language_of, notify, speaking_to
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_a_notification_is_composed_in_its_users_language_and_records_it(users):
 
 
 def test_the_email_is_rendered_in_the_notifications_language(users, monkeypatch):
-    from notifications import services
+    from leagues.notifications import services
 
     chose, _default = users
     with speaking_to(chose):

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import Notification, Preference, Profile
+from leagues.notifications.models import Notification, Preference, Profile
 
 
 @admin.register(Notification)
