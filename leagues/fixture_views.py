@@ -175,7 +175,7 @@ def _post_decision(request: HttpRequest, pk: int, form_class, action, success: s
     except (ResultError, ResultConflict, PlayError, Busy) as exc:
         messages.error(request, _refusal_message(exc))
         if isinstance(exc, ResultConflict) and exc.code == "played_on":
-            messages.info(request, _("To go ahead, tick \u201ccascade\u201d and send it again."))
+            messages.info(request, _("To go ahead, tick “cascade” and send it again."))
     else:
         messages.success(request, success)
     return redirect("site:fixture", pk=pk)
