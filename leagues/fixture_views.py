@@ -91,7 +91,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if manage:
         context.update({
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
-            "decision_form": DecisionForm(),
+            "decision_form": DecisionForm(fixture=fixture),
             "annul_form": AnnulMatchForm(),
             "reschedule_form": RescheduleForm(zone=competition.zone, initial={
                 "kickoff": timezone.localtime(fixture.kickoff_at, competition.zone).replace(tzinfo=None)
@@ -187,6 +187,7 @@ def fixture_decision(request: HttpRequest, pk: int) -> HttpResponse:
     return _post_decision(request, pk, DecisionForm, lambda fixture, data: decision_record(
         fixture=fixture, decided_by=request.user, cascade=bool(request.POST.get("cascade")),
         outcome=data["outcome"], outcome_side=data["outcome_side"], reason=data["reason"],
+        expected_entrants=data["expected_entrants"],
     ), _("The decision is recorded; it is now the official result."))
 
 

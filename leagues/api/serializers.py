@@ -472,8 +472,15 @@ class DecisionSerializer(serializers.Serializer):
                                                      "or the side disqualified.")
     reason = serializers.CharField(max_length=1000, help_text="Why; kept with the result and shown on the fixture.")
     cascade = serializers.BooleanField(default=False)
+    home = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The home entrant's id you saw; when the fixture's entrants have "
+                                              "changed since, the decision is refused (409 entrants_changed).")
+    away = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The away entrant's id you saw (with home).")
 
     def validate(self, attrs):
+        if "home" in attrs or "away" in attrs:
+            attrs["expected_entrants"] = (attrs.pop("home", None), attrs.pop("away", None))
         if attrs["outcome"] == Outcome.DISQUALIFICATION and attrs["outcome_side"] == Side.BOTH:
             raise serializers.ValidationError({"outcome_side": ["a disqualification is of one side"]})
         if not attrs["reason"].strip():

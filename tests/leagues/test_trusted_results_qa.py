@@ -1,0 +1,61 @@
+"""Paths to an official result nobody meant found by a newcomer's pass as organiser and player,
+each closed: a decision taken on a page left open while the bracket moved, a withdrawal in one
+click, a kick-off set in the past for an online fixture. Time comes in as data."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from leagues.models import Result
+from tests.leagues.test_trusted_results import competition_of, kickoff, record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def page_client(competition) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=f"{competition.slug}-organiser"))
+    return client
+
+
+def online_final_moved_on(slug):
+    """An online cup of four whose semi-finals were recorded (E1, E2 in the final), then the first
+    corrected with a cascade: E4 is now in the final. Returns the competition, the organiser's
+    API client, the final and the entrants it was shown with before the correction."""
+    competition, organiser = competition_of(4, venue="online", format="knockout", slug=slug)
+    semis = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    final = competition.fixtures.get(label="Final")
+    kickoff([final], timezone.now() + timedelta(minutes=10))
+    assert record(organiser, semis[0], 1, 0).status_code == 200
+    assert record(organiser, semis[1], 1, 0).status_code == 200
+    final.refresh_from_db()
+    seen = (final.home_id, final.away_id)
+    assert record(organiser, semis[0], 0, 1, cascade=True).status_code == 200
+    final.refresh_from_db()
+    assert (final.home_id, final.away_id) != seen
+    return competition, organiser, final, seen
+
+
+def test_a_decision_written_for_other_entrants_is_refused_in_the_api():
+    _, organiser, final, seen = online_final_moved_on("dec-api")
+    response = organiser.post(f"/api/fixtures/{final.pk}/decision/", {
+        "outcome": "walkover", "outcome_side": "home", "reason": "E1 did not come", "home": seen[0],
+        "away": seen[1]}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == "entrants_changed"
+    assert not Result.objects.filter(fixture=final).exists()
+
+
+def test_a_decision_from_a_page_left_open_while_the_bracket_moved_is_refused():
+    competition, _, final, seen = online_final_moved_on("dec-page")
+    client = page_client(competition)
+    page = client.get(f"/fixtures/{final.pk}/").content.decode()
+    assert f'name="home_entrant" value="{final.home_id}"' in page  # the form carries what it was shown for
+    response = client.post(f"/manage/fixtures/{final.pk}/decision/", {
+        "outcome": "walkover", "outcome_side": "home", "reason": "E1 did not come",
+        "home_entrant": seen[0], "away_entrant": seen[1]}, follow=True)
+    assert not Result.objects.filter(fixture=final).exists()
+    assert "entrants changed" in response.content.decode()
