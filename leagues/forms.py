@@ -240,6 +240,17 @@ class DecisionForm(forms.Form):
         return data
 
 
+class WithdrawForm(forms.Form):
+    """The confirmation of a withdrawal (the competition's policy applies)."""
+
+    reason = forms.CharField(max_length=1000, required=False, label=_("Reason (kept in the history)"),
+                             help_text=_("Empty: \u201c%(entrant)s withdrew.\u201d"))
+
+    def __init__(self, *args, entrant, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = self.fields["reason"].help_text % {"entrant": entrant.name}
+
+
 class AnnulMatchForm(forms.Form):
     reason = forms.CharField(max_length=1000, label=_("Reason"),
                              help_text=_("The match is annulled, to be replayed; its result, if any, is struck."))

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.fixture_views import round_reschedule_form
-from leagues.forms import CompetitionForm, EntrantForm
+from leagues.forms import CompetitionForm, EntrantForm, WithdrawForm
 from leagues.models import (
     Club,
     ClubMembership,
@@ -35,7 +35,13 @@ from leagues.permissions import (
 from leagues.ranking import CRITERIA
 from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
 from leagues.services import competitions
-from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
+from leagues.services.entrants import (
+    EntrantError,
+    entrant_add,
+    entrant_remove,
+    entrant_withdraw,
+    withdrawal_preview,
+)
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
@@ -377,18 +383,27 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """A withdrawal in two steps: the page says what it would make official (a dry run of the
+    withdrawal), then the organiser confirms it, with a reason kept in the history."""
     competition = _managed_or_403(request, slug)
     entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
+    confirmed = request.method == "POST" and request.POST.get("confirm")
+    form = WithdrawForm(request.POST if confirmed else None, entrant=entrant)
     try:
-        entrant_withdraw(entrant=entrant, by=request.user)
+        if confirmed and form.is_valid():
+            entrant_withdraw(entrant=entrant, by=request.user, reason=form.cleaned_data["reason"])
+            messages.success(request, _("%(entrant)s is withdrawn (%(policy)s).") % {
+                "entrant": entrant, "policy": competition.get_withdrawal_policy_display().lower()})
+            return redirect("site:manage-competition", slug=competition.slug)
+        changes = withdrawal_preview(entrant=entrant)
     except EntrantError as exc:
         messages.error(request, str(exc))
     except (ResultConflict, Busy) as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"{entrant} is withdrawn ({competition.get_withdrawal_policy_display().lower()}).")
+        return render(request, "leagues/manage/withdraw_confirm.html", {
+            "competition": competition, "entrant": entrant, "form": form, "changes": changes})
     return redirect("site:manage-competition", slug=competition.slug)
 
 

@@ -488,6 +488,12 @@ class DecisionSerializer(serializers.Serializer):
         return attrs
 
 
+class EntrantWithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="",
+                                   help_text="Why (kept with the walkovers it makes and in the history); empty: "
+                                             "\"<entrant> withdrew.\"")
+
+
 class AnnulMatchSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000, help_text="Why; kept in the fixture's history.")
     cascade = serializers.BooleanField(default=False)
@@ -523,12 +529,6 @@ class FixtureChangeSerializer(serializers.ModelSerializer):
         model = FixtureChange
         fields = ["id", "kind", "at", "by", "reason", "before", "after"]
         read_only_fields = fields
-
-
-class WithdrawSerializer(serializers.Serializer):
-    """No body is needed; ``confirm`` guards against a stray request."""
-
-    confirm = serializers.BooleanField(default=True)
 
 
 # --- Standings, bracket -------------------------------------------------------------------------

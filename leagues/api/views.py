@@ -312,12 +312,14 @@ class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
             entrant_remove(entrant=instance)
 
     @extend_schema(summary="Withdraw an entrant; the competition's withdrawal policy applies",
-                   request=None, responses=serializers.EntrantSerializer)
+                   request=serializers.EntrantWithdrawSerializer, responses=serializers.EntrantSerializer)
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         entrant = self.get_object()
+        body = serializers.EntrantWithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
         with user_errors("withdrawn_at"):
-            entrant = entrant_withdraw(entrant=entrant, by=request.user)
+            entrant = entrant_withdraw(entrant=entrant, by=request.user, reason=body.validated_data["reason"])
         entrant.refresh_from_db()
         return Response(self.get_serializer(entrant).data)
 

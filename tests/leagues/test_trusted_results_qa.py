@@ -59,3 +59,35 @@ def test_a_decision_from_a_page_left_open_while_the_bracket_moved_is_refused():
         "home_entrant": seen[0], "away_entrant": seen[1]}, follow=True)
     assert not Result.objects.filter(fixture=final).exists()
     assert "entrants changed" in response.content.decode()
+
+
+def test_a_withdrawal_from_the_page_says_what_it_makes_official_and_waits_for_a_confirmation():
+    competition, _ = competition_of(4, format="knockout", slug="wd-page")
+    client = page_client(competition)
+    e1 = competition.entrants.get(name="E1")
+    semi = competition.fixtures.filter(round__number=1).get(home=e1)
+    url = f"/manage/{competition.slug}/entrants/{e1.pk}/withdraw/"
+    shown = client.post(url)  # the Withdraw button of the list: nothing happens yet
+    assert shown.status_code == 200
+    page = shown.content.decode()
+    assert "E1 v E4" in page and "0-2 (walkover)" in page  # what would become official
+    e1.refresh_from_db()
+    assert e1.withdrawn_at is None and not Result.objects.filter(fixture=semi).exists()
+    done = client.post(url, {"confirm": "1", "reason": "Moved abroad"})
+    assert done.status_code == 302
+    e1.refresh_from_db()
+    result = Result.objects.get(fixture=semi)
+    assert e1.withdrawn_at is not None and result.reason == "Moved abroad"
+    assert semi.changes.get(kind="withdrawal").reason == "Moved abroad"
+
+
+def test_a_withdrawal_through_the_api_keeps_its_reason():
+    competition, organiser = competition_of(4, format="knockout", slug="wd-api")
+    e1 = competition.entrants.get(name="E1")
+    semi = competition.fixtures.filter(round__number=1).get(home=e1)
+    response = organiser.post(f"/api/entrants/{e1.pk}/withdraw/", {"reason": "Moved abroad"}, format="json")
+    assert response.status_code == 200
+    assert Result.objects.get(fixture=semi).reason == "Moved abroad"
+    too_long = organiser.post(f"/api/entrants/{competition.entrants.get(name='E2').pk}/withdraw/",
+                              {"reason": "x" * 1001}, format="json")
+    assert too_long.status_code == 400 and "reason" in too_long.json()
