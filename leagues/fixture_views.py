@@ -211,7 +211,7 @@ def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],
                            reason=form.cleaned_data["reason"], by=request.user)
-    except PlayError as exc:
+    except (PlayError, Busy) as exc:
         messages.error(request, exc.detail)
     else:
         messages.success(request, _("The kick-off is moved."))
@@ -234,8 +234,12 @@ def round_reschedule_view(request: HttpRequest, slug: str) -> HttpResponse:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
     else:
-        moved = round_reschedule(round=form.cleaned_data["round"], kickoff_at=form.cleaned_data["kickoff"],
-                                 reason=form.cleaned_data["reason"], by=request.user)
-        messages.success(request, _("%(count)s fixture(s) of %(round)s moved.")
-                         % {"count": len(moved), "round": form.cleaned_data["round"]})
+        try:
+            moved = round_reschedule(round=form.cleaned_data["round"], kickoff_at=form.cleaned_data["kickoff"],
+                                     reason=form.cleaned_data["reason"], by=request.user)
+        except (PlayError, Busy) as exc:
+            messages.error(request, _("The round keeps its kick-off: %(reason)s.") % {"reason": exc.detail})
+        else:
+            messages.success(request, _("%(count)s fixture(s) of %(round)s moved.")
+                             % {"count": len(moved), "round": form.cleaned_data["round"]})
     return redirect("site:manage-competition", slug=slug)

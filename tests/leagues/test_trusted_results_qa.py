@@ -91,3 +91,28 @@ def test_a_withdrawal_through_the_api_keeps_its_reason():
     too_long = organiser.post(f"/api/entrants/{competition.entrants.get(name='E2').pk}/withdraw/",
                               {"reason": "x" * 1001}, format="json")
     assert too_long.status_code == 400 and "reason" in too_long.json()
+
+
+def test_an_online_fixture_is_not_rescheduled_into_the_past():
+    """A kick-off in the past leaves an online fixture nobody can check in to (and the page then
+    blamed the organisers for it): refused, naming the field; a table fixture may record when it
+    was really played."""
+    competition, organiser = competition_of(4, venue="online", slug="past")
+    fixture = competition.fixtures.filter(round__number=1).order_by("position").first()
+    before = fixture.kickoff_at
+    past = (timezone.now() - timedelta(hours=1)).isoformat()
+    response = organiser.post(f"/api/fixtures/{fixture.pk}/reschedule/", {"kickoff_at": past, "reason": "x"},
+                              format="json")
+    assert response.status_code == 400 and response.json()["field"] == "kickoff_at", response.content
+    fixture.refresh_from_db()
+    assert fixture.kickoff_at == before and not fixture.changes.filter(kind="rescheduled").exists()
+    client = page_client(competition)
+    local = timezone.localtime(timezone.now() - timedelta(hours=1), competition.zone).strftime("%Y-%m-%dT%H:%M")
+    shown = client.post(f"/manage/{competition.slug}/reschedule-round/", {
+        "round": fixture.round_id, "kickoff": local, "reason": "x"}, follow=True).content.decode()
+    assert "in the future" in shown
+    assert not competition.fixtures.filter(changes__kind="rescheduled").exists()
+    competition.venue = "table"
+    competition.save(update_fields=["venue"])
+    assert organiser.post(f"/api/fixtures/{fixture.pk}/reschedule/", {"kickoff_at": past, "reason": "played then"},
+                          format="json").status_code == 200
