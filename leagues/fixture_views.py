@@ -39,6 +39,7 @@ from leagues.services.results import (
     decision_record,
     match_annul_decision,
     result_record,
+    result_token,
 )
 from leagues.services.schedule import fixture_reschedule, round_reschedule
 from matches.models import Match
@@ -136,7 +137,8 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
             "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
         }
-    initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id)
+    initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id,
+                   previous=result_token(result))
     form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     cascade_needed = None
     if request.method == "POST" and form.is_valid():
@@ -145,7 +147,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
         except ResultError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except ResultConflict as exc:
-            if exc.code == "entrants_changed":  # show the form again for the fixture as it is now
+            if exc.code in ("entrants_changed", "result_changed"):  # the form again, for the fixture as it is now
                 messages.error(request, exc.detail)
                 return redirect("site:record-result", pk=fixture.pk)
             form.add_error(None, exc.detail)

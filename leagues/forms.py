@@ -189,11 +189,15 @@ class ResultForm(forms.Form):
     # the entrants the form was shown for: a result is refused when they have changed since
     home_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
     away_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # the result the form was opened on ("": none): refused when another was recorded since
+    previous = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()
         expected = (data.pop("home_entrant", None), data.pop("away_entrant", None))
         data["expected_entrants"] = expected if expected != (None, None) else None
+        previous = data.pop("previous", None)
+        data["expected_previous"] = previous if "previous" in self.data else None
         for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0

@@ -261,6 +261,7 @@ def result_record(
     reason: str = "",
     source: str = Result.Source.TABLE,
     expected_entrants: tuple[int | None, int | None] | None = None,
+    expected_previous: str | None = None,
     now: datetime | None = None,
 ) -> Result:
     """Records (or corrects) the result of ``fixture`` as played at a real table: a score, a
@@ -270,8 +271,9 @@ def result_record(
     Raises ``ResultError`` (400, the field named) for a result that cannot be official or a
     fixture that takes none (``fixture``: without both entrants, a bye, cancelled), and
     ``ResultConflict`` (409) for a fixture whose online match has started, whose winner has
-    played on (without ``cascade``), or whose entrants are no longer ``expected_entrants``
-    (home, away ids: what the organiser saw). Nothing is saved then.
+    played on (without ``cascade``), whose entrants are no longer ``expected_entrants``
+    (home, away ids: what the organiser saw), or whose result is no longer the one of
+    ``expected_previous`` (``result_token``; ``""``: none). Nothing is saved then.
     """
     now = now or timezone.now()
     if min(home_discipline, away_discipline) < 0:
@@ -284,6 +286,7 @@ def result_record(
     with transaction.atomic():
         competition, fixture = lock_fixture(fixture.pk)
         _check_expected(fixture, expected_entrants)
+        _check_previous(fixture, expected_previous)
         _check_takes_result(fixture)
         match = lock_match(fixture)
         if match is not None and match.is_started:
@@ -316,6 +319,26 @@ def _check_expected(fixture: Fixture, expected: tuple[int | None, int | None] | 
         _("this fixture is now %(fixture)s: its entrants changed since you opened it; check the result again")
         % {"fixture": _fixture_label(fixture)},
         home=fixture.home_id, away=fixture.away_id,
+    )
+
+
+def result_token(result: Result | None) -> str:
+    """What identifies the result a form was opened on (``""``: none): when it was recorded."""
+    return result.recorded_at.isoformat() if result is not None and result.recorded_at else ""
+
+
+def _check_previous(fixture: Fixture, expected: str | None) -> None:
+    """Raises ``ResultConflict`` ("result_changed") when another result was recorded since the
+    request's form was opened (two tabs, two organisers): it is never overwritten unseen."""
+    if expected is None:
+        return
+    current = current_result(fixture)
+    if result_token(current) == expected:
+        return
+    raise ResultConflict(
+        "result_changed",
+        _("the result of %(fixture)s changed since you opened the form (now: %(result)s); check it and save again")
+        % {"fixture": _fixture_label(fixture), "result": str(current) if current else _("none")},
     )
 
 

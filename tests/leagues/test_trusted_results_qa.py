@@ -116,3 +116,29 @@ def test_an_online_fixture_is_not_rescheduled_into_the_past():
     competition.save(update_fields=["venue"])
     assert organiser.post(f"/api/fixtures/{fixture.pk}/reschedule/", {"kickoff_at": past, "reason": "played then"},
                           format="json").status_code == 200
+
+
+def test_a_result_form_left_open_while_another_result_was_recorded_does_not_overwrite_it():
+    """Two tabs (or two organisers) open the result form of one fixture; the first saves 2-1, the
+    second 1-2 for the result it had not seen: refused, the first result stands."""
+    competition, organiser = competition_of(4, slug="two-tabs")
+    fixture = competition.fixtures.filter(round__number=1).order_by("position").first()
+    client = page_client(competition)
+    form = client.get(f"/manage/fixtures/{fixture.pk}/result/").content.decode()
+    assert 'name="previous"' in form  # the form carries the result it was opened on (none)
+    assert record(organiser, fixture, 2, 1).status_code == 200  # the other tab
+    late = client.post(f"/manage/fixtures/{fixture.pk}/result/", {
+        "outcome": "played", "home_goals": 1, "away_goals": 2, "home_entrant": fixture.home_id,
+        "away_entrant": fixture.away_id, "previous": ""}, follow=True)
+    result = Result.objects.get(fixture=fixture)
+    assert (result.home_goals, result.away_goals) == (2, 1)
+    assert "changed since you opened" in late.content.decode()
+    assert fixture.changes.filter(kind="correction").count() == 0
+    # the form shown again carries the result now in force: a correction from it is taken
+    again = client.get(f"/manage/fixtures/{fixture.pk}/result/").content.decode()
+    previous = again.split('name="previous" value="')[1].split('"')[0]
+    assert client.post(f"/manage/fixtures/{fixture.pk}/result/", {
+        "outcome": "played", "home_goals": 1, "away_goals": 2, "home_entrant": fixture.home_id,
+        "away_entrant": fixture.away_id, "previous": previous}).status_code == 302
+    result.refresh_from_db()
+    assert (result.home_goals, result.away_goals) == (1, 2)
