@@ -32,6 +32,7 @@ from leagues.forms import (
 from leagues.models import Competition, Fixture, Result, Round
 from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.selectors import is_third_place
 from leagues.services import online as fixture_online
 from leagues.services.locks import Busy
 from leagues.services.results import (
@@ -88,6 +89,8 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "zone_offset": int(timezone.localtime(fixture.kickoff_at, competition.zone).utcoffset().total_seconds() // 60)
         if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
+        "third_place_alone": (fixture.home or fixture.away) if fixture.status == Fixture.Status.CANCELLED
+        and bool(fixture.home_id) != bool(fixture.away_id) and is_third_place(fixture) else None,
     }
     if manage:
         context.update({

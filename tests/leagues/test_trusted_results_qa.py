@@ -142,3 +142,26 @@ def test_a_result_form_left_open_while_another_result_was_recorded_does_not_over
         "away_entrant": fixture.away_id, "previous": previous}).status_code == 302
     result.refresh_from_db()
     assert (result.home_goals, result.away_goals) == (1, 2)
+
+
+def test_a_cancelled_third_place_match_says_who_is_third_not_to_be_decided():
+    competition, organiser = competition_of(3, format="knockout", third_place_match=True, slug="three")
+    semi = competition.fixtures.filter(round__number=1, home__isnull=False, away__isnull=False).get()
+    assert record(organiser, semi, 1, 0).status_code == 200
+    third = competition.fixtures.get(label="Third-place match")
+    third.refresh_from_db()
+    assert third.status == "cancelled"
+    bracket = Client().get(f"/competitions/{competition.slug}/").content.decode()
+    box = bracket.split('class="lone-match"')[1].split("</section>")[0]
+    assert "To be decided" not in box and "nobody" in box
+    page = Client().get(f"/fixtures/{third.pk}/").content.decode()
+    assert "To be decided" not in page and "E3 three is third without playing" in page
+
+
+def test_a_final_lost_by_both_crowns_nobody():
+    competition, organiser = competition_of(2, format="knockout", slug="nochamp-page")
+    final = competition.fixtures.get()
+    assert record(organiser, final, 0, 0, outcome="walkover", outcome_side="both").status_code == 200
+    page = Client().get(f"/competitions/{competition.slug}/").content.decode()
+    bracket = page.split('id="bracket"')[1].split("</section>")[0]
+    assert "double no-show" in bracket and "champion-box" not in bracket
