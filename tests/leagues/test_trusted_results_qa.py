@@ -165,3 +165,25 @@ def test_a_final_lost_by_both_crowns_nobody():
     page = Client().get(f"/competitions/{competition.slug}/").content.decode()
     bracket = page.split('id="bracket"')[1].split("</section>")[0]
     assert "double no-show" in bracket and "champion-box" not in bracket
+
+
+def test_the_history_of_a_result_struck_by_a_cascade_names_the_pairing_it_was_for():
+    competition, organiser = competition_of(4, format="knockout", slug="struck")
+    semis = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    final = competition.fixtures.get(label="Final")
+    assert record(organiser, semis[0], 1, 0).status_code == 200
+    assert record(organiser, semis[1], 1, 0).status_code == 200
+    assert record(organiser, final, 3, 0).status_code == 200
+    final.refresh_from_db()
+    before = f"{final.home.name} v {final.away.name} 3-0"
+    assert record(organiser, semis[0], 0, 1, cascade=True).status_code == 200
+    final.refresh_from_db()
+    after = f"{final.home.name} v {final.away.name}"
+    page = page_client(competition).get(f"/fixtures/{final.pk}/").content.decode()
+    assert f"{before} → {after}" in page
+    moved = organiser.post(f"/api/fixtures/{final.pk}/reschedule/", {
+        "kickoff_at": (timezone.now() + timedelta(days=3)).isoformat(), "reason": "Hall booked"}, format="json")
+    assert moved.status_code == 200
+    page = page_client(competition).get(f"/fixtures/{final.pk}/").content.decode()
+    entry = page.split("Hall booked")[0].rsplit("<li>", 1)[1]
+    assert f"{after} → {after}" not in entry  # a reschedule shows the kick-offs, not the pairing twice
