@@ -153,6 +153,9 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if not rounds or rounds[-1]["round"].pk != fixture.round_id:
             rounds.append({"round": fixture.round, "fixtures": []})
         rounds[-1]["fixtures"].append(fixture)
+    for r in rounds:  # a round's dates are its fixtures' (they follow every reschedule), else the planned one
+        dates = sorted({f.date for f in r["fixtures"] if f.date and f.status != Fixture.Status.BYE})
+        r["first"], r["last"] = (dates[0], dates[-1]) if dates else (r["round"].date, r["round"].date)
     columns, extra = bracket_columns(competition)
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)

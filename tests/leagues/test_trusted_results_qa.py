@@ -187,3 +187,19 @@ def test_the_history_of_a_result_struck_by_a_cascade_names_the_pairing_it_was_fo
     page = page_client(competition).get(f"/fixtures/{final.pk}/").content.decode()
     entry = page.split("Hall booked")[0].rsplit("<li>", 1)[1]
     assert f"{after} → {after}" not in entry  # a reschedule shows the kick-offs, not the pairing twice
+
+
+def test_a_rounds_heading_follows_its_fixtures_kick_offs():
+    competition, _ = competition_of(4, slug="heading", first_date=timezone.now().date() + timedelta(days=10))
+    first = competition.fixtures.filter(round__number=1).order_by("position").first()
+    planned = first.round.date
+    moved_to = timezone.now() + timedelta(days=30)
+    shown = page_client(competition).post(f"/manage/{competition.slug}/reschedule-round/", {
+        "round": first.round_id, "kickoff": timezone.localtime(moved_to, competition.zone).strftime("%Y-%m-%dT%H:%M"),
+        "reason": "Hall booked"}, follow=True).content.decode()
+    assert "2 fixture(s)" in shown
+    page = Client().get(f"/competitions/{competition.slug}/").content.decode()
+    head = page.split(f'id="round-{first.round_id}"')[1].split("</div>")[0]
+    local = timezone.localtime(moved_to, competition.zone).date()
+    assert f"{local:%a} {local.day} {local:%b} {local.year}" in head
+    assert f"{planned.day} {planned:%b} {planned.year}" not in head
