@@ -157,7 +157,7 @@ def withdrawal_preview(*, entrant: Entrant, now: datetime | None = None) -> list
 
 
 def _state_text(state: dict) -> str:
-    pairing = f"{state.get('home') or '?'} v {state.get('away') or '?'}"
+    pairing = f"{state.get('home') or '?'} v {state.get('away') or '?'}" if state.get("home") or state.get("away") else "—"
     result = (state.get("result") or {}).get("text")
     status = state.get("status") or ""
     if result:

@@ -75,7 +75,7 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
                                                 "time: the organisers set a new kick-off"))
     opens, closes = fixture.checkin_opens_at, fixture.checkin_closes_at
     if now < opens:
-        when = date_format(timezone.localtime(opens, fixture.competition.zone), "DATETIME_FORMAT")
+        when = date_format(timezone.localtime(opens, fixture.competition.zone), "D j M Y, H:i")  # as the kick-off
         return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s (%(zone)s)")
                          % {"when": when, "zone": fixture.competition.time_zone}, opens_at=opens.isoformat())
     if now >= closes:
