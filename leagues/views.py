@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -44,6 +45,7 @@ from leagues.services.entrants import (
 )
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
+from leagues.services.online import CHECKIN_SETTINGS, checkin_windows_follow
 from leagues.services.results import ResultConflict
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
@@ -313,8 +315,11 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     form = CompetitionForm(request.POST if request.method == "POST" else None, instance=competition)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "The settings are saved.")
+        with transaction.atomic():
+            form.save()
+            if CHECKIN_SETTINGS & set(form.changed_data):
+                checkin_windows_follow(competition=competition)
+        messages.success(request, _("The settings are saved."))
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": competition})
 

@@ -185,7 +185,9 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
     def perform_update(self, serializer):
         try:
             with transaction.atomic():
-                serializer.save()
+                competition = serializer.save()
+                if fixture_online.CHECKIN_SETTINGS & set(serializer.validated_data):
+                    fixture_online.checkin_windows_follow(competition=competition)
         except IntegrityError as exc:  # a constraint the validation did not foresee
             raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
 

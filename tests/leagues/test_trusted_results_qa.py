@@ -203,3 +203,27 @@ def test_a_rounds_heading_follows_its_fixtures_kick_offs():
     local = timezone.localtime(moved_to, competition.zone).date()
     assert f"{local:%a} {local.day} {local:%b} {local.year}" in head
     assert f"{planned.day} {planned:%b} {planned.year}" not in head
+
+
+def test_a_longer_check_in_grace_set_while_one_player_is_in_holds_for_the_other():
+    """The page tells the second player the new grace; the match set up at the first check-in
+    walked them over at the old one."""
+    from django.contrib.auth import get_user_model as users
+
+    from leagues.services.online import fixture_check_in
+    from matches.models import Match
+    from matches.services import deadlines
+
+    competition, organiser = competition_of(2, venue="online", slug="grace", checkin_grace_minutes=15)
+    fixture = competition.fixtures.get()
+    start = timezone.now()
+    kickoff([fixture], start + timedelta(minutes=10))
+    fixture_check_in(fixture=fixture, user=users().objects.get(username="grace-e1"), now=start)
+    assert organiser.patch(f"/api/competitions/{competition.slug}/", {"checkin_grace_minutes": 30},
+                           format="json").status_code == 200
+    fixture.refresh_from_db()
+    deadlines.tick(match_id=fixture.match_id, now=fixture.kickoff_at + timedelta(minutes=15, seconds=10))  # beat
+    late = fixture.kickoff_at + timedelta(minutes=20)  # inside the new grace, past the old one
+    match = fixture_check_in(fixture=fixture, user=users().objects.get(username="grace-e2"), now=late)
+    assert match.status == Match.Status.LIVE
+    assert not Result.objects.filter(fixture=fixture).exists()
