@@ -25,7 +25,8 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
                        now: datetime | None = None) -> Fixture:
     """Moves ``fixture``'s kick-off (an aware datetime); its date follows, in the competition's
     time zone, and an online match not yet started follows too. Raises ``PlayError`` 409 when
-    the fixture is decided, or its online match has started; 400 (``kickoff_at``) for an online
+    the fixture is decided, or its online match has started, or it was cancelled for want of an
+    entrant (a bracket place nobody fills, a withdrawal); 400 (``kickoff_at``) for an online
     fixture's kick-off in the past."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -33,6 +34,9 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
         if fixture.status not in Fixture.OPEN | {Fixture.Status.CANCELLED}:
             raise PlayError(409, "fixture_closed", _("a %(status)s fixture cannot be rescheduled")
                             % {"status": fixture.get_status_display().lower()})
+        if fixture.status == Fixture.Status.CANCELLED and not _can_reopen(fixture):
+            raise PlayError(409, "fixture_closed", _("this fixture was cancelled because one of its places has nobody "
+                                                     "to fill it or its entrant withdrew: it cannot be played"))
         match = Match.objects.select_for_update().filter(pk=fixture.match_id).first() if fixture.match_id else None
         if match is not None and match.is_started:
             raise PlayError(409, "online_match_started",
@@ -54,6 +58,13 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
                       after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
         notices.fixture_rescheduled(fixture=fixture, reason=reason)
     return fixture
+
+
+def _can_reopen(fixture: Fixture) -> bool:
+    """Whether a cancelled fixture may be given a kick-off again (and so reopened): only with
+    both its entrants, neither withdrawn; the bracket's and a withdrawal's cancellations stand."""
+    entrants = (fixture.home, fixture.away)
+    return all(e is not None and e.withdrawn_at is None for e in entrants)
 
 
 def _check_not_past(fixture: Fixture, kickoff_at: datetime, now: datetime) -> None:

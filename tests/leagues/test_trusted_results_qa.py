@@ -227,3 +227,77 @@ def test_a_longer_check_in_grace_set_while_one_player_is_in_holds_for_the_other(
     match = fixture_check_in(fixture=fixture, user=users().objects.get(username="grace-e2"), now=late)
     assert match.status == Match.Status.LIVE
     assert not Result.objects.filter(fixture=fixture).exists()
+
+
+def test_check_in_at_the_window_edges():
+    """Open from exactly checkin_opens_at, closed from exactly the kick-off plus the grace; the
+    match's own window (the API's /api/matches/{id}/check-in/) has the same edges."""
+    from django.contrib.auth import get_user_model as users
+
+    from leagues.services.online import fixture_check_in
+    from matches.models import Match
+    from matches.services import deadlines
+    from matches.services.play import PlayError
+
+    competition, _ = competition_of(4, venue="online", slug="edges")
+    first, second = competition.fixtures.filter(round__number=1).order_by("position")[:2]
+    start = timezone.now() + timedelta(days=1)
+    kickoff([first, second], start)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    e = {i: users().objects.get(username=f"edges-e{i}") for i in range(1, 5)}
+    home_first = e[int(first.home.name[1:])]
+    with pytest.raises(PlayError) as early:
+        fixture_check_in(fixture=first, user=home_first, now=first.checkin_opens_at - timedelta(microseconds=1))
+    assert early.value.code == "checkin_not_open"
+    assert fixture_check_in(fixture=first, user=home_first, now=first.checkin_opens_at).status == Match.Status.CHECKED_IN
+    home_second = e[int(second.home.name[1:])]
+    with pytest.raises(PlayError) as late:
+        fixture_check_in(fixture=second, user=home_second, now=second.checkin_closes_at)
+    assert late.value.code == "checkin_closed"
+    away_first = e[int(first.away.name[1:])]
+    with pytest.raises(PlayError):
+        fixture_check_in(fixture=first, user=away_first, now=first.checkin_closes_at)
+    first.refresh_from_db()
+    deadlines.tick(match_id=first.match_id, now=first.checkin_closes_at)  # beat, at the deadline
+    result = Result.objects.get(fixture=first)  # the one in wins, made official from the match
+    assert (result.outcome, result.outcome_side, result.winner_side) == ("walkover", "away", "home")
+
+
+def test_a_fixture_cancelled_by_the_bracket_or_a_withdrawal_is_not_reopened_by_a_reschedule():
+    """Rescheduling a cancelled fixture reopened it: a third-place match nobody can fill was
+    "? v E3" open forever again, a withdrawn entrant's fixture playable again."""
+    competition, organiser = competition_of(3, format="knockout", third_place_match=True, slug="reopen")
+    semi = competition.fixtures.filter(round__number=1, home__isnull=False, away__isnull=False).get()
+    assert record(organiser, semi, 1, 0).status_code == 200
+    third = competition.fixtures.get(label="Third-place match")
+    when = (timezone.now() + timedelta(days=3)).isoformat()
+    response = organiser.post(f"/api/fixtures/{third.pk}/reschedule/", {"kickoff_at": when}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == "fixture_closed"
+    third.refresh_from_db()
+    assert third.status == "cancelled"
+    league, organiser = competition_of(4, slug="reopen-league", withdrawal_policy="annul")
+    e1 = league.entrants.get(name="E1")
+    assert organiser.post(f"/api/entrants/{e1.pk}/withdraw/").status_code == 200
+    cancelled = league.fixtures.filter(home=e1, status="cancelled").first() or league.fixtures.filter(
+        away=e1, status="cancelled").first()
+    response = organiser.post(f"/api/fixtures/{cancelled.pk}/reschedule/", {"kickoff_at": when}, format="json")
+    assert response.status_code == 409
+    cancelled.refresh_from_db()
+    assert cancelled.status == "cancelled"
+
+
+def test_a_disqualification_decision_without_an_online_match_is_refused_not_scored_0_0():
+    """With no online match (none set up, or annulled) the decision took the score as 0-0: a
+    table result of 0-4 became a 0-2 disqualification, the fixture page saying the table was 0-0."""
+    competition, organiser = competition_of(2, venue="online", slug="dq-table")
+    fixture = competition.fixtures.get()
+    assert record(organiser, fixture, 0, 4).status_code == 200
+    response = organiser.post(f"/api/fixtures/{fixture.pk}/decision/", {
+        "outcome": "disqualification", "outcome_side": "home", "reason": "Unsporting"}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == "no_match"
+    result = Result.objects.get(fixture=fixture)
+    assert (result.home_goals, result.away_goals, result.source) == (0, 4, "table")
+    walkover = organiser.post(f"/api/fixtures/{fixture.pk}/decision/", {
+        "outcome": "walkover", "outcome_side": "home", "reason": "Did not come"}, format="json")
+    assert walkover.status_code == 200  # a walkover needs no score
