@@ -360,7 +360,9 @@ def decision_record(
     fixture page says so with the reason. A disqualification keeps the score on the table at
     that moment when the opponent was more than two goals ahead (§4).
 
-    Raises ``ResultError`` (the field named) and ``ResultConflict`` as ``result_record``."""
+    Raises ``ResultError`` (the field named) and ``ResultConflict`` as ``result_record``, and
+    ``ResultConflict`` ("no_match") for a disqualification with no online match to take the
+    score from (the result form records one, with its score)."""
     now = now or timezone.now()
     reason = _require_reason(reason)
     if outcome not in (Outcome.WALKOVER, Outcome.DISQUALIFICATION):
@@ -372,6 +374,11 @@ def decision_record(
         if not fixture.is_online:
             raise ResultConflict("not_online", _("this fixture is played at a table: record its result instead"))
         match = lock_match(fixture)
+        if outcome == Outcome.DISQUALIFICATION and (match is None or match.status == Match.Status.CANCELLED):
+            raise ResultConflict(
+                "no_match",
+                _("this fixture has no online match to take the score from: record the disqualification with "
+                  "the result form, with the score on the table at that moment"))
         score = (0, 0)
         if match is not None and outcome == Outcome.DISQUALIFICATION and match.state:
             score = (int(match.state.get("score", {}).get("home", 0)), int(match.state.get("score", {}).get("away", 0)))
