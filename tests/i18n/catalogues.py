@@ -57,11 +57,20 @@ def _fragments(msgid: str) -> list[str]:
     return [whole, *[p for p in parts if p != whole]]
 
 
+def _literal(raw: str) -> str:
+    """A msgid's text between two placeholders as a pattern: a word at its edge is matched whole
+    unless a placeholder is glued to it ("to" is not the start of "toque", nor "in" the end of
+    "manualmente")."""
+    piece = " ".join(raw.replace("%%", "%").split())
+    start = r"\b" if piece[:1].isalnum() and raw[:1] != piece[:1] else ""
+    end = r"\b" if piece[-1:].isalnum() and raw[-1:] != piece[-1:] else ""
+    return start + re.escape(piece) + end
+
+
 @cache
 def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
     """(pattern, msgid) for each English msgid with a word outside its placeholders, and for
-    each text between the tags of a msgid with markup; a placeholder matches any text, and the
-    words beside it are whole words."""
+    each text between the tags of a msgid with markup; a placeholder matches any text."""
     patterns = []
     for e in entries(LANGUAGES[0]):
         for msgid in (e.msgid, e.msgid_plural):
@@ -71,12 +80,7 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                parts = [" ".join(p.replace("%%", "%").split()) for p in _PLACEHOLDER.split(text)]
-                # a word next to a placeholder is a whole word: "to" in "%(kind)s to %(player)s."
-                # is not the "to" of "botones"
-                pieces = [(r"\b" if i and p[:1].isalnum() else "") + re.escape(p)
-                          + (r"\b" if i < len(parts) - 1 and p[-1:].isalnum() else "")
-                          for i, p in enumerate(parts)]
+                pieces = [_literal(p) for p in _PLACEHOLDER.split(text)]
                 body = r"\s*.+?\s*".join(pieces)
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)
