@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.i18n.catalogues import LANGUAGES, ROOT, entries, po_path, untranslated
+from tests.i18n.test_pages_translated import _texts, english_leftovers
 from tests.i18n.unmarked import unmarked
 
 TEMPLATES = ROOT / "templates"
@@ -41,6 +42,21 @@ def test_the_finder_of_unmarked_text_finds_text_and_attributes():
               '<input placeholder="Search players"><span title="{% translate \'Points\' %}">{{ n }} · 3</span>'
               '{% blocktranslate %}Group {{ name }}{% endblocktranslate %}')
     assert unmarked(source) == [(1, "No result yet."), (1, "placeholder=Search players")]
+
+
+def test_a_translated_text_is_not_read_as_english_for_a_short_word_inside_its_words():
+    translations = {"%(kind)s to %(player)s.": "%(kind)s per %(player)s."}
+    # "to" inside "Botonera" is not the "to" of "%(kind)s to %(player)s."
+    assert english_leftovers(["Rimessa laterale per Botonera."], set(), translations) == []
+    assert english_leftovers(["Corner kick to Botonera."], set(), translations) == [
+        ("Corner kick to Botonera.", "%(kind)s to %(player)s.")]
+
+
+def test_the_boards_words_are_its_strings_not_the_data_of_its_config():
+    page = ('<script id="board-config" type="application/json">{"hints": true, "initial": {"to_move": "away"}}'
+            '</script><script id="board-strings" type="application/json">{"turn": {"yours": "Tocca a te"},'
+            ' "say": {"ready": "Pronto"}, "hints": {"turn": "Un tocco"}}</script>')
+    assert sorted(_texts(page)[1]) == ["Pronto", "Tocca a te", "Un tocco"]
 
 
 @pytest.mark.slow

@@ -180,6 +180,13 @@ def test_the_printable_round_sheet(django_capture_on_commit_callbacks):
     assert Client().get(f"/competitions/{competition.slug}/rounds/{foreign.pk}/print/").status_code == 404
 
 
+def test_the_round_sheets_are_named_in_the_readers_language(django_capture_on_commit_callbacks):
+    competition = played_league(django_capture_on_commit_callbacks)
+    page = Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/competitions/{competition.slug}/").content.decode()
+    links = page.split('class="round-nav print-links">', 1)[1].split("</p>", 1)[0]
+    assert ">Giornata 1</a>" in links and "Round" not in links
+
+
 def test_a_competition_without_fixtures_exports_its_headers_alone():
     competition = competition_with_entrants(3, slug="not-drawn")
     for what in ("standings", "fixtures", "results"):

@@ -92,6 +92,12 @@ def test_a_round_moves_from_the_organisers_page():
     assert FixtureChange.objects.filter(kind="rescheduled").count() == 2
 
 
+def test_the_rounds_to_move_are_named_in_the_readers_language():
+    competition, organiser = setup(4)
+    page = organiser.get(f"/manage/{competition.slug}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert ">Giornata 1</option>" in page and ">Round 1</option>" not in page
+
+
 def test_the_fixture_page_of_a_played_fixture_shows_the_score_and_how():
     competition, organiser = setup(2, format="knockout")
     fixture = competition.fixtures.get()
