@@ -117,6 +117,16 @@ class AutoSchema(openapi.AutoSchema):
                 "schema": {"type": "string"}, "description": "Token"}
         return operation
 
+    def get_auth(self):
+        """A read the permissions let through without a user is open to anonymous requests
+        (``{}`` among the security requirements): the project's ``...OrReadOnly`` classes too,
+        which drf-spectacular does not know."""
+        auths = super().get_auth()
+        if auths and {} not in auths and self.method in permissions.SAFE_METHODS \
+                and not _requires_authentication(self.view, self.method):
+            auths.append({})
+        return auths
+
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if isinstance(field, serializers.TimeField) and schema.get("format") == "time":

@@ -37,7 +37,7 @@ CHECKS = [
     "response_schema_conformance",  # ... and a body its schema validates
 ]
 PHASES = "examples,fuzzing,stateful"
-MAX_EXAMPLES = 8
+MAX_EXAMPLES = 6
 BUDGET_S = 240
 ST = Path(sys.executable).with_name("st")
 
@@ -84,11 +84,11 @@ def schemathesis_run(url: str, tmp_path: Path, *, headers: tuple[str, ...] = ())
     done = subprocess.run(command, capture_output=True, text=True, timeout=BUDGET_S + 60, cwd=tmp_path)
     seconds = time.monotonic() - started
     junit = ElementTree.parse(next(reports.glob("*.xml")))
-    cases = junit.getroot().iter("testcase")
+    tested = re.search(r"Tested: (\d+)", done.stdout)
     generated = re.search(r"(\d+) generated", done.stdout)
     return {
         "code": done.returncode, "output": done.stdout + done.stderr, "seconds": seconds,
-        "operations": sum(1 for _ in cases),
+        "operations": int(tested.group(1)) if tested else None,
         "examples": int(generated.group(1)) if generated else None,
         "failures": len(junit.getroot().findall(".//failure")) + len(junit.getroot().findall(".//error")),
     }

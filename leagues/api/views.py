@@ -437,7 +437,9 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         return Response(match_public(match, user=request.user))
 
     @extend_schema(summary="The fixture's history: every accepted change of its result, entrants and kick-off "
-                           "(organisers)", responses=serializers.FixtureChangeSerializer(many=True))
+                           "(organisers)",
+                   responses={200: serializers.FixtureChangeSerializer(many=True),
+                              403: OpenApiResponse(description="Only its competition's organisers read it.")})
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
         fixture = self.get_object()
