@@ -38,7 +38,7 @@ CHECKS = [
 ]
 PHASES = "examples,fuzzing,stateful"
 MAX_EXAMPLES = 6
-BUDGET_S = 240
+BUDGET_S = 180
 ST = Path(sys.executable).with_name("st")
 
 # The coverage phase (every boundary of every parameter) takes a quarter of an hour here: run it
@@ -68,6 +68,7 @@ def world(transactional_db, live_server):
 
 def schemathesis_run(url: str, tmp_path: Path, *, headers: tuple[str, ...] = ()) -> dict:
     """Runs the CLI over every operation; its exit code, output and figures."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     config = tmp_path / "schemathesis.toml"
     config.write_text(CONFIG)
     reports = tmp_path / "reports"
@@ -101,12 +102,14 @@ def schema_operations(url: str) -> int:
                if method in {"get", "put", "post", "patch", "delete"})
 
 
-@pytest.mark.parametrize("identity", ["anonymous", "organiser"])
-def test_the_api_answers_as_its_schema_says(world, tmp_path, identity):
-    headers = (f"Authorization: Token {world['token']}",) if identity == "organiser" else ()
-    run = schemathesis_run(world["url"], tmp_path, headers=headers)
-    figures = {key: run[key] for key in ("operations", "examples", "failures", "seconds")}
-    print(f"schemathesis as {identity}: {json.dumps(figures)}")
-    assert run["code"] == 0 and run["failures"] == 0, run["output"][-20000:]
-    assert run["operations"] == schema_operations(world["url"]), run["output"][-5000:]
-    assert run["seconds"] < BUDGET_S, f"schemathesis took {run['seconds']:.0f} s, over its {BUDGET_S} s"
+def test_the_api_answers_as_its_schema_says(world, tmp_path):
+    """Anonymously, then as the organiser (one world for both: the demo takes longer to load
+    than a run takes)."""
+    operations = schema_operations(world["url"])
+    for identity, headers in (("anonymous", ()), ("organiser", (f"Authorization: Token {world['token']}",))):
+        run = schemathesis_run(world["url"], tmp_path / identity, headers=headers)
+        figures = {key: run[key] for key in ("operations", "examples", "failures", "seconds")}
+        print(f"schemathesis as {identity}: {json.dumps(figures)}")
+        assert run["code"] == 0 and run["failures"] == 0, run["output"][-20000:]
+        assert run["operations"] == operations, run["output"][-5000:]
+        assert run["seconds"] < BUDGET_S, f"schemathesis took {run['seconds']:.0f} s, over its {BUDGET_S} s"
