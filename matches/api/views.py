@@ -71,7 +71,8 @@ class MatchActions(APIView):
     @extend_schema(
         summary="A match's action log after row `after`", tags=["matches"],
         responses={200: serializers.ActionLogSerializer, 404: NO_MATCH,
-                   400: OpenApiResponse(RefusalSerializer, description="`after` or `limit` is not a whole number.")},
+                   400: OpenApiResponse(description='`after` or `limit` is not a whole number ({"error": '
+                                                    '"malformed", "detail": ...}), or holds a NUL.')},
         parameters=[OpenApiParameter("after", int, description="Rows after this sequence number."),
                     OpenApiParameter("limit", int, description="At most this many rows (500).")],
     )
