@@ -29,7 +29,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PASSWORD = "board-test-pw"
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}  # a laptop
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
@@ -167,6 +167,14 @@ def _touch_flick(page, touch, side: str, speed: float = 1200) -> str:
     return aim["piece"]
 
 
+def _on_screen(page, selector: str) -> bool:
+    """The element is shown, wholly inside the window."""
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+    }""", selector)
+
+
 def _seq(page) -> int:
     return page.evaluate("botonera.header().seq")
 
@@ -227,6 +235,12 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], phone
     assert phone["theirKeeper"] < (phone["top"] + phone["bottom"]) / 2 < phone["ownKeeper"] < phone["bottom"], phone
 
+    # the desktop: the table, the turn, the controls and the message all on screen at once
+    desk = home.evaluate("""() => ({innerHeight, scrollY,
+        board: document.getElementById('board').getBoundingClientRect().bottom,
+        controls: document.getElementById('controls').getBoundingClientRect().bottom})""")
+    assert desk["scrollY"] == 0 and desk["board"] < desk["controls"] <= desk["innerHeight"] - 24, desk
+
     # hints, off in a league match, say what to do at the kick-off once switched on
     assert not home.is_visible("#hint")
     home.click("#hints-toggle")
@@ -237,6 +251,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     home.click("#declare-shot")
     home.wait_for_selector("#message.bad a.rule[href^='/rules/#']")
     assert home.inner_text("#message").startswith("Not allowed. ")
+    assert _on_screen(home, "#message"), "the refusal is not on screen"
 
     # home kicks off with the mouse: a gentle first touch...
     before = _seq(home)
@@ -353,6 +368,7 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
             page.touchscreen.tap(at["x"], at["y"])
             page.wait_for_selector("#message a.rule[href='/rules/#rulebook-7']")
             said = page.inner_text("#message")
+            assert _on_screen(page, "#message"), "on the phone the reason is not on screen"
         assert said.startswith("The kick-off is taken by one of the two buttons inside the centre circle, "
                                "not by button 7."), said
         page.context.close()

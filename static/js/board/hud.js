@@ -41,12 +41,20 @@ export function createHud(cfg, words) {
   function name(side) { return (cfg.sides[side] || {}).name || side; }
   function short(side) { return (cfg.sides[side] || {}).short || name(side); }
 
-  /* The message under the table; ``rule``/``url``: the rule it quotes, linked. */
+  /* The message under the table; ``rule``/``url``: the rule it quotes, linked. On a phone it
+   * lies over the far end of the table, so it goes after a while (a refusal stays longer), or
+   * at a tap. */
+  const narrow = window.matchMedia ? window.matchMedia("(max-width: 640px)") : {matches: false};
+  let sayTimer = null;
+  $("message").addEventListener("click", (e) => { if (narrow.matches && !e.target.closest("a")) say(""); });
+
   function say(text, bad, rule, url) {
     const el = $("message");
     el.textContent = text || "";
     if (rule) { el.appendChild(document.createTextNode(" ")); el.appendChild(ruleLink(rule, url)); }
     el.classList.toggle("bad", !!bad);
+    clearTimeout(sayTimer);
+    if (text && narrow.matches) sayTimer = setTimeout(() => say(""), bad ? 9000 : 3500);
   }
 
   function turnText(st, mine) {
