@@ -405,3 +405,45 @@ def test_the_board_runs_under_the_content_security_policy(live_server, browser):
     assert painted.strip().startswith("#")
     assert violations == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_a_penalty_kick_each_side_is_told_its_own_part(live_server, browser):
+    """The taker's side places its taker and says ready, then the keeper's side sets its keeper
+    and says ready, then the taker flicks: the turn line and the hint say so to each side (the
+    keeper's side is never told it is its own penalty kick)."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("pen")
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_function("window.botonera && botonera.idle()")
+    said = page.evaluate("""async () => {
+        const hud = await import('/static/js/board/hud.js');
+        const words = JSON.parse(document.getElementById('board-strings').textContent);
+        const T = JSON.parse(document.getElementById('board-config').textContent).table;
+        const at = (stage, toMove) => ({phase: 'penalty_kick', to_move: toMove, ball: [630, 0], home_attacks: '+x',
+                                        memo: {penalty: {side: 'home', stage, taker: stage === 'taker' ? null : '9'}}});
+        const out = {};
+        for (const [stage, toMove] of [['taker', 'home'], ['keeper', 'away'], ['kick', 'home']]) {
+            const st = at(stage, toMove), other = toMove === 'home' ? 'away' : 'home';
+            out[stage] = {mine: hud.turnLine(st, true, words, 'Me'), theirs: hud.turnLine(st, false, words, 'Them'),
+                          hint: words.hints[hud.hintFor(st, toMove, 'one_touch', T)] || '',
+                          other_hint: hud.hintFor(st, other, 'one_touch', T)};
+        }
+        return out;
+    }""")
+    assert said["taker"]["mine"] == "Your penalty kick: place the taker if you wish, then Ready", said
+    assert said["taker"]["theirs"] == "Them prepares the penalty kick", said
+    assert said["taker"]["hint"].startswith("Your penalty kick: switch to Place"), said
+    assert said["keeper"]["mine"] == "Penalty kick against you: set your goalkeeper, then Ready", said
+    assert said["keeper"]["theirs"] == "Them places the goalkeeper", said
+    assert said["keeper"]["hint"].startswith("A penalty kick against you"), said
+    assert said["kick"]["mine"] == "Your penalty kick" and said["kick"]["theirs"] == "Them's penalty kick", said
+    assert said["kick"]["hint"].startswith("Your penalty kick: the goalkeeper is set"), said
+    assert {s["other_hint"] for s in said.values()} == {""}, said  # the side not to move is told nothing
+    page.context.close()
