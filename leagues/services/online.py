@@ -25,7 +25,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Venue
@@ -75,9 +74,8 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
                                                 "time: the organisers set a new kick-off"))
     opens, closes = fixture.checkin_opens_at, fixture.checkin_closes_at
     if now < opens:
-        when = date_format(timezone.localtime(opens, fixture.competition.zone), "DATETIME_FORMAT")
-        return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s (%(zone)s)")
-                         % {"when": when, "zone": fixture.competition.time_zone}, opens_at=opens.isoformat())
+        return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s")
+                         % {"when": notices.when(opens, fixture.competition)}, opens_at=opens.isoformat())
     if now >= closes:
         return PlayError(409, "checkin_closed", _("check-in has closed"))
     return None

@@ -39,6 +39,10 @@ def test_the_page_shows_the_kick_off_in_the_competitions_zone_and_the_window():
     player.force_login(get_user_model().objects.get(username="p1"))
     page = player.get(f"/fixtures/{fixture.pk}/").content.decode()
     assert "America/Sao_Paulo" in page and "Check-in opens at" in page
+    # the site's way of writing a time ("Fri 4 Dec 2026, 15:30"), not Django's "Dec. 4, 2026, 3:30 p.m."
+    fixture.refresh_from_db()
+    opens = timezone.localtime(fixture.checkin_opens_at, competition.zone)
+    assert f"Check-in opens at {opens:%a} {opens.day} {opens:%b %Y, %H:%M} (America/Sao_Paulo)." in page, page
     assert 'id="check-in"' not in page  # no button before the window
     Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
     assert 'id="check-in"' in player.get(f"/fixtures/{fixture.pk}/").content.decode()
