@@ -103,3 +103,23 @@ def test_the_fixture_page_of_a_played_fixture_shows_the_score_and_how():
         "outcome": "played", "home_goals": 1, "away_goals": 1, "home_shootout": 4, "away_shootout": 3})
     page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
     assert "Official result" in page and "1–1" in page and "shoot-out, 4–3" in page
+
+
+def test_while_one_player_is_in_the_badge_says_check_in_is_under_way_not_checked_in():
+    """The opponent checked in, not the reader: the page's badge must not tell the reader
+    "Checked in"; each side's line says who is in."""
+    from leagues.services.online import fixture_check_in
+
+    competition, _ = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
+    fixture.refresh_from_db()
+    home_user = fixture.home.player.user
+    away_user = fixture.away.player.user
+    fixture_check_in(fixture=fixture, user=home_user)
+    reader = Client()
+    reader.force_login(away_user)
+    page = reader.get(f"/fixtures/{fixture.pk}/").content.decode()
+    badge = page.split('id="fixture-status">', 1)[1].split("<", 1)[0]
+    assert badge == "Checking in", badge
+    assert 'id="check-in"' in page
