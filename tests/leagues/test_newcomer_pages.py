@@ -65,3 +65,15 @@ def test_drawing_a_cup_counts_its_third_place_match():
     fixtures = Fixture.objects.filter(competition=world.competition)
     assert fixtures.count() == 4 and fixtures.filter(label="Third-place match").count() == 1
     assert "4 matches are made." in page
+
+
+def test_one_entrant_is_not_one_entrants():
+    from leagues.models import Entrant
+
+    world = build_world(entrants=2)
+    Entrant.objects.filter(competition=world.competition).order_by("-pk").first().delete()
+    page = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+    assert "<span>1 entrant</span>" in page and "1 entrants" not in page
+    client = Client()
+    client.force_login(world.users["organiser"])
+    assert "1 entrants" not in client.get(f"/manage/{world.competition.slug}/").content.decode()
