@@ -41,12 +41,15 @@ export function createTable(canvas, wrap, T) {
    * ``below``: CSS pixels to keep on screen under a landscape table (the turn, the controls
    * and the message), so that at the top of the page all of them show without scrolling. */
   function layout(flip, below) {
+    const column = wrap.parentElement;   // the table's column: as wide as the table it holds
+    column.style.maxWidth = "";
     const width = Math.max(240, wrap.clientWidth);
     const portrait = width < PORTRAIT_BELOW_PX;
     let cssW = width, cssH = portrait ? width * L / W : width * W / L;
     const top = wrap.getBoundingClientRect().top + window.scrollY;
     const maxH = Math.max(320, window.innerHeight - (portrait ? 0 : top + (below || 0)));
     if (cssH > maxH && !portrait) { cssH = maxH; cssW = cssH * L / W; }
+    column.style.maxWidth = !portrait && cssW < width ? Math.ceil(cssW) + "px" : "";
     const dpr = window.devicePixelRatio || 1;
     canvas.style.width = cssW + "px";
     canvas.style.height = cssH + "px";
