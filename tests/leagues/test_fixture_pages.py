@@ -123,3 +123,28 @@ def test_while_one_player_is_in_the_badge_says_check_in_is_under_way_not_checked
     badge = page.split('id="fixture-status">', 1)[1].split("<", 1)[0]
     assert badge == "Checking in", badge
     assert 'id="check-in"' in page
+
+
+def test_the_page_of_a_fixture_played_online_lists_its_goals_with_their_time_and_scorer():
+    from leagues.management.commands.play_fixtures import play_bot_match
+    from matches.models import MatchAction
+
+    competition, _ = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    match = play_bot_match(fixture=fixture)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED
+    scored = [(r.seq, e) for r in MatchAction.objects.filter(match=match) for e in r.events if e.get("type") == "goal"]
+    if not scored:  # a goalless bot match: give its log a goal to show (the page reads the log's events)
+        row = MatchAction.objects.filter(match=match, action__type="flick").order_by("seq").first()
+        row.events = [*row.events, {"type": "goal", "side": "home", "piece": "7", "rule": "rulebook 4",
+                                    "message": {"key": "goal", "params": {"side": "home", "piece": "7"}}}]
+        row.save(update_fields=["events"])
+        scored = [(row.seq, row.events[-1])]
+    page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
+    goals = page.split('id="goals">', 1)[1].split("</ol>", 1)[0]
+    seq, event = scored[0]
+    t = MatchAction.objects.get(match=match, seq=seq).action["t"]
+    assert f"{int(t) // 60:02d}:{int(t) % 60:02d}" in goals
+    assert f"scored by button {event['piece']}." in goals
+    assert goals.count("<li>") == len(scored)
