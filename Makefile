@@ -11,7 +11,7 @@ LOAD_ARGS         ?= --matches 200 --actions 25
 # DEBUG is off unless set (config/settings.py): the local targets below are development, so on
 DEBUG ?= 1
 
-.PHONY: install run test lint bench faults worker beat clean
+.PHONY: install run test lint bench faults worker beat clean messages
 
 # the simulation's C part is built in place by the install: when it is missing (a `git clean`,
 # a removed file), the install runs again
@@ -63,3 +63,13 @@ beat: $(STAMP)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis build simulation/_engine*.so
+
+# The translation catalogues (locale/<language>/LC_MESSAGES): `make messages` brings every marked
+# string into them (makemessages) and compiles them (the .mo files are committed, so a plain
+# install serves every language). Needs GNU gettext (Debian: apt-get install gettext).
+I18N_IGNORE := -i locale -i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*' -i '*.egg-info/*' \
+	-i 'simulation/bench*' -i leagues/loadtest.py -i leagues/bench.py -i leagues/faults.py -i leagues/bruteforce_check.py
+messages: export DEBUG := $(DEBUG)
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l es -l pt_BR -l it --add-location=file --no-obsolete $(I18N_IGNORE)
+	$(PY) manage.py compilemessages -i .venv -i staticfiles

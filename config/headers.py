@@ -10,16 +10,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
-from csp.decorators import csp_replace, csp_update
+from csp.decorators import csp_update
 from django.conf import settings
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 
 def embeddable(view: Callable) -> Callable:
-    """Lets other sites frame the page: ``frame-ancestors`` becomes ``EMBED_FRAME_ANCESTORS``
-    (default ``*``), and no ``X-Frame-Options`` is sent."""
-    return xframe_options_exempt(csp_replace({"frame-ancestors": settings.EMBED_FRAME_ANCESTORS})(view))
+    """Lets other sites frame the page: ``frame-ancestors`` becomes the response's
+    ``embed_frame_ancestors`` (a list of CSP sources the view may set: the sites an organiser
+    lists) or else ``EMBED_FRAME_ANCESTORS`` (default ``*``), read at each request; no
+    ``X-Frame-Options`` is sent."""
+    @wraps(view)
+    def framed(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        sources = getattr(response, "embed_frame_ancestors", None) or settings.EMBED_FRAME_ANCESTORS
+        response._csp_replace = {**getattr(response, "_csp_replace", {}), "frame-ancestors": list(sources)}
+        return response
+
+    return xframe_options_exempt(framed)
 
 
 def redoc_styles(view: Callable) -> Callable:

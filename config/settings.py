@@ -80,7 +80,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "matches",
-    "notifications",
+    "leagues.notifications",
 ]
 
 MIDDLEWARE = [
@@ -90,9 +90,14 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # the language: the cookie (the switcher, set_language), then Accept-Language, then
+    # LANGUAGE_CODE; URLs carry no language prefix (no i18n_patterns: "/" never redirects)
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a signed-in user's saved language comes first, and is put in the cookie (config.language)
+    "config.language.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last: turns a sign-in refused by a lockout into its 429 (config.lockout)
@@ -113,6 +118,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -146,7 +152,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
+LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")  # the site's default language
+# The languages the site speaks (catalogues in locale/<code>/LC_MESSAGES, compiled .mo files
+# committed: a plain install serves every one; TRANSLATORS.md in the repository's notes).
+LANGUAGES = [
+    ("en", "English"),
+    ("es", "Español"),
+    ("pt-br", "Português (Brasil)"),
+    ("it", "Italiano"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "django_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -341,7 +359,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
-        "NotificationKindEnum": "notifications.models.Kind",
+        "NotificationKindEnum": "leagues.notifications.models.Kind",
     },
 }
 

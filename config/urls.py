@@ -8,10 +8,13 @@ from drf_spectacular.views import (
 )
 
 from config.headers import redoc_styles
+from config.language import set_language
 from leagues.views import api_tokens
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # the language switcher of every page posts here (config.language); no language prefix
+    path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/tokens/", api_tokens, name="api-tokens"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -19,9 +22,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", redoc_styles(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("api/matches/", include("matches.api.urls")),
-    path("api/", include("notifications.api_urls")),
+    path("api/", include("leagues.notifications.api_urls")),
     path("api/", include("leagues.api.urls")),
     path("", include("matches.urls")),
-    path("", include("notifications.urls")),
+    path("", include("leagues.notifications.urls")),
     path("", include("leagues.urls")),
 ]

@@ -11,6 +11,8 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from leagues import year_admin  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
@@ -117,7 +119,7 @@ class FixtureInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="Result")
+    @admin.display(description=_("Result"))
     def result_link(self, fixture):
         if fixture.home_id and fixture.away_id and fixture.status in Fixture.OPEN | {"played", "walkover"}:
             return format_html('<a href="{}">Record / correct</a>', reverse("site:record-result", args=[fixture.pk]))
@@ -161,14 +163,14 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
     actions = ["generate_fixtures", "recompute_standings"]
     fieldsets = [
         (None, {"fields": ["season", "name", "slug", "format", "organisers"]}),
-        ("Format", {"fields": ["double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
+        (_("Format"), {"fields": ["double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
                                "first_date", "days_between_rounds"]}),
-        ("Match format", {"fields": ["halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+        (_("Match format"), {"fields": ["halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
                                      "shootout_kicks", "rule_set", "rule_params"]}),
-        ("Points and tie-breaks", {"fields": ["points_win", "points_draw", "points_loss", "points_bye",
+        (_("Points and tie-breaks"), {"fields": ["points_win", "points_draw", "points_loss", "points_bye",
                                               "tiebreak_preset", "tiebreak_criteria", "lots_seed", "lots_drawn"]}),
-        ("Results", {"fields": ["walkover_goals_for", "walkover_goals_against", "withdrawal_policy"]}),
-        ("Ratings and ranking", {"fields": ["rated", "ranking_tier"]}),
+        (_("Results"), {"fields": ["walkover_goals_for", "walkover_goals_against", "withdrawal_policy"]}),
+        (_("Ratings and ranking"), {"fields": ["rated", "ranking_tier"]}),
     ]
 
     def get_queryset(self, request):
@@ -191,37 +193,38 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
         if not change and not form.instance.organisers.exists():
             form.instance.organisers.add(request.user)  # the creator organises it
 
-    @admin.display(description="Entrants", ordering="entrant_count")
+    @admin.display(description=_("Entrants"), ordering="entrant_count")
     def entrants(self, competition):
         return competition.entrant_count
 
-    @admin.display(description="Played")
+    @admin.display(description=_("Played"))
     def progress(self, competition):
         return f"{competition.done_count} / {competition.fixture_count}" if competition.fixture_count else "not drawn"
 
-    @admin.display(description="Page")
+    @admin.display(description=_("Page"))
     def public_page(self, competition):
         return format_html('<a href="{}">view</a>', reverse("site:competition", args=[competition.slug]))
 
-    @admin.action(description="Generate the fixtures of the selected competitions")
+    @admin.action(description=_("Generate the fixtures of the selected competitions"))
     def generate_fixtures(self, request, queryset):
         for competition in queryset:
             if not can_manage_competition(request.user, competition):
-                self.message_user(request, f"{competition}: you do not organise it.", messages.ERROR)
+                self.message_user(request, _("%(competition)s: you do not organise it.") % {"competition": competition}, messages.ERROR)
                 continue
             try:
                 fixtures = fixtures_generate(competition=competition)
             except ScheduleError as exc:
-                self.message_user(request, f"{competition}: {exc}.", messages.ERROR)
+                self.message_user(request, _("%(competition)s: %(reason)s.") % {"competition": competition, "reason": exc}, messages.ERROR)
             else:
-                self.message_user(request, f"{competition}: {len(fixtures)} fixtures made.", messages.SUCCESS)
+                self.message_user(request, ngettext("%(competition)s: %(count)d fixture made.", "%(competition)s: %(count)d fixtures made.",
+                                   len(fixtures)) % {"competition": competition, "count": len(fixtures)}, messages.SUCCESS)
 
-    @admin.action(description="Recompute the standings of the selected competitions")
+    @admin.action(description=_("Recompute the standings of the selected competitions"))
     def recompute_standings(self, request, queryset):
         for competition in queryset:
             if can_manage_competition(request.user, competition):
                 standings_recompute(competition_id=competition.pk, force=True)
-        self.message_user(request, "Standings recomputed.", messages.SUCCESS)
+        self.message_user(request, _("Standings recomputed."), messages.SUCCESS)
 
 
 @admin.register(Entrant)
@@ -239,7 +242,7 @@ class EntrantAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
             kwargs["queryset"] = Competition.objects.filter(managed_q(request.user)).distinct()
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    @admin.action(description="Withdraw the selected entrants (the competition's withdrawal policy applies)")
+    @admin.action(description=_("Withdraw the selected entrants (the competition's withdrawal policy applies)"))
     def withdraw(self, request, queryset):
         for entrant in queryset:
             try:
@@ -249,7 +252,7 @@ class EntrantAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
             except (ResultConflict, Busy) as exc:
                 self.message_user(request, exc.detail, messages.ERROR)
             else:
-                self.message_user(request, f"{entrant} withdrawn.", messages.SUCCESS)
+                self.message_user(request, _("%(entrant)s withdrawn.") % {"entrant": entrant}, messages.SUCCESS)
 
 
 @admin.register(Stage)

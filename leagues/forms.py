@@ -35,7 +35,7 @@ KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes"
 
 class CompetitionForm(forms.ModelForm):
     tiebreak_criteria = forms.CharField(
-        required=False, help_text="Custom preset only: criterion keys after points, comma-separated.",
+        required=False, help_text=_("Custom preset only: criterion keys after points, comma-separated."),
     )
 
     class Meta:
@@ -43,7 +43,7 @@ class CompetitionForm(forms.ModelForm):
         fields = COMPETITION_FIELDS
         widgets = {"first_date": forms.DateInput(attrs={"type": "date"}),
                    "kickoff_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
-        help_texts = {"slug": "The address of the competition's page; leave empty to make one from the name."}
+        help_texts = {"slug": _("The address of the competition's page; leave empty to make one from the name.")}
         # the field's own terms, where the column's name would read "Kickoff time", "Checkin..."
         labels = {
             "kickoff_time": _("Kick-off time"), "checkin_opens_minutes": _("Check-in opens (minutes before)"),
@@ -62,7 +62,7 @@ class CompetitionForm(forms.ModelForm):
             if self.instance.fixtures.exists():
                 for name in FIXED_AFTER_DRAW:
                     self.fields[name].disabled = True
-                    self.fields[name].help_text = "Fixed: the fixtures are drawn."
+                    self.fields[name].help_text = _("Fixed: the fixtures are drawn.")
 
     def _update_errors(self, errors):
         # the model's check of the match settings may blame a field this form does not show
@@ -117,38 +117,38 @@ class CompetitionForm(forms.ModelForm):
     def clean_qualifiers_per_group(self):
         value = self.cleaned_data["qualifiers_per_group"]
         if value not in (1, 2):
-            raise forms.ValidationError("The top 1 or 2 of each group go through.")
+            raise forms.ValidationError(_("The top 1 or 2 of each group go through."))
         return value
 
     def clean_halves(self):
         value = self.cleaned_data["halves"]
         if value < 1:
-            raise forms.ValidationError("At least one half.")
+            raise forms.ValidationError(_("At least one half."))
         return value
 
     def clean(self):
         data = super().clean()
         win, draw, loss = (data.get(k) for k in ("points_win", "points_draw", "points_loss"))
         if None not in (win, draw, loss) and not win >= draw >= loss:
-            self.add_error("points_draw", "Points must be win ≥ draw ≥ loss.")
+            self.add_error("points_draw", _("Points must be win ≥ draw ≥ loss."))
         wo_for, wo_against = data.get("walkover_goals_for"), data.get("walkover_goals_against")
         if None not in (wo_for, wo_against) and wo_for <= wo_against:
-            self.add_error("walkover_goals_for", "A walkover needs a winner.")
+            self.add_error("walkover_goals_for", _("A walkover needs a winner."))
         if data.get("tiebreak_preset") == TiebreakPreset.CUSTOM and not data.get("tiebreak_criteria"):
-            self.add_error("tiebreak_criteria", "The custom preset needs its criteria.")
+            self.add_error("tiebreak_criteria", _("The custom preset needs its criteria."))
         return data
 
 
 class EntrantForm(forms.Form):
     player = forms.ModelChoiceField(
         queryset=Player.objects.order_by("last_name", "first_name"), required=False,
-        help_text="A licensed player; or leave empty and give a name.",
+        help_text=_("A licensed player; or leave empty and give a name."),
     )
-    name = forms.CharField(max_length=160, required=False, help_text="Defaults to the player and club.")
+    name = forms.CharField(max_length=160, required=False, help_text=_("Defaults to the player and club."))
     club = forms.ModelChoiceField(
-        queryset=Club.objects.order_by("name"), required=False, help_text="Defaults to the player's club.",
+        queryset=Club.objects.order_by("name"), required=False, help_text=_("Defaults to the player's club."),
     )
-    seed = forms.IntegerField(min_value=1, max_value=512, required=False, help_text="1 is the top seed.")
+    seed = forms.IntegerField(min_value=1, max_value=512, required=False, help_text=_("1 is the top seed."))
 
     def __init__(self, *args, competition: Competition, **kwargs):
         super().__init__(*args, **kwargs)
@@ -160,12 +160,12 @@ class EntrantForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not data.get("player") and not data.get("name"):
-            self.add_error("name", "Give a name or choose a player.")
+            self.add_error("name", _("Give a name or choose a player."))
         entrants = self.competition.entrants
         if data.get("name") and entrants.filter(name=data["name"]).exists():
-            self.add_error("name", "Another entrant has this name.")
+            self.add_error("name", _("Another entrant has this name."))
         if data.get("seed") and entrants.filter(seed=data["seed"]).exists():
-            self.add_error("seed", "Another entrant has this seed.")
+            self.add_error("seed", _("Another entrant has this seed."))
         return data
 
 

@@ -31,11 +31,11 @@ def new_lots_seed() -> int:
 
 
 class TiebreakPreset(models.TextChoices):
-    FISTF = "fistf", "FISTF"
-    FIFA_2018 = "fifa_2018", "FIFA World Cup 2018"
-    FIFA_2026 = "fifa_2026", "FIFA World Cup 2026"
-    UEFA_EURO = "uefa_euro", "UEFA EURO"
-    CUSTOM = "custom", "Custom list of criteria"
+    FISTF = "fistf", _("FISTF")
+    FIFA_2018 = "fifa_2018", _("FIFA World Cup 2018")
+    FIFA_2026 = "fifa_2026", _("FIFA World Cup 2026")
+    UEFA_EURO = "uefa_euro", _("UEFA EURO")
+    CUSTOM = "custom", _("Custom list of criteria")
 
 
 # A competition's first round is played between these days (its later rounds follow it).
@@ -52,7 +52,8 @@ def bounds(low: int, high: int) -> list:
 def validate_first_date(value: date) -> None:
     if value is not None and not FIRST_DATE_MIN <= value <= FIRST_DATE_MAX:
         raise ValidationError(
-            f"Give a date from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}.",
+            _("Give a date from %(low)s to %(high)s.") % {"low": FIRST_DATE_MIN.isoformat(),
+                                                         "high": FIRST_DATE_MAX.isoformat()},
             code="first_date_range",
         )
 
@@ -101,14 +102,16 @@ class InvalidTransition(ValueError):
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
-    short_name = models.CharField(max_length=20, blank=True)
-    slug = models.SlugField(max_length=140, unique=True)
-    city = models.CharField(max_length=120, blank=True)
-    founded = models.PositiveSmallIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(max_length=120, unique=True, verbose_name=_("name"))
+    short_name = models.CharField(max_length=20, blank=True, verbose_name=_("short name"))
+    slug = models.SlugField(max_length=140, unique=True, verbose_name=_("slug"))
+    city = models.CharField(max_length=120, blank=True, verbose_name=_("city"))
+    founded = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("founded"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
         ordering = ["name"]
         constraints = [models.CheckConstraint(condition=slug_q(), name="club_slug_is_ascii")]
 
@@ -119,17 +122,19 @@ class Club(models.Model):
 class Player(models.Model):
     """A licensed player. The club is read from the membership history (``memberships``)."""
 
-    first_name = models.CharField(max_length=80)
-    last_name = models.CharField(max_length=80)
-    licence_number = models.CharField(max_length=32, unique=True)
+    first_name = models.CharField(max_length=80, verbose_name=_("first name"))
+    last_name = models.CharField(max_length=80, verbose_name=_("last name"))
+    licence_number = models.CharField(max_length=32, unique=True, verbose_name=_("licence number"))
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="player",
+        related_name="player", verbose_name=_("user")
     )
-    clubs = models.ManyToManyField(Club, through="ClubMembership", related_name="players")
-    created_at = models.DateTimeField(auto_now_add=True)
+    clubs = models.ManyToManyField(Club, through="ClubMembership", related_name="players", verbose_name=_("clubs"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["last_name", "first_name"]
 
     def __str__(self) -> str:
@@ -159,12 +164,14 @@ class Player(models.Model):
 class ClubMembership(models.Model):
     """A player's time at a club; a transfer closes one membership and opens the next."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
-    start_date = models.DateField()
-    end_date = models.DateField(null=True, blank=True, help_text="Empty while current.")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player"))
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships", verbose_name=_("club"))
+    start_date = models.DateField(verbose_name=_("start date"))
+    end_date = models.DateField(null=True, blank=True, help_text=_("Empty while current."), verbose_name=_("end date"))
 
     class Meta:
+        verbose_name = _("club membership")
+        verbose_name_plural = _("club memberships")
         ordering = ["player", "start_date"]
         constraints = [
             models.CheckConstraint(
@@ -183,13 +190,15 @@ class ClubMembership(models.Model):
 
 
 class Season(models.Model):
-    name = models.CharField(max_length=60)
-    slug = models.SlugField(max_length=80, unique=True)
-    start_date = models.DateField()
-    end_date = models.DateField()
-    is_current = models.BooleanField(default=False)
+    name = models.CharField(max_length=60, verbose_name=_("name"))
+    slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
+    start_date = models.DateField(verbose_name=_("start date"))
+    end_date = models.DateField(verbose_name=_("end date"))
+    is_current = models.BooleanField(default=False, verbose_name=_("is current"))
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["-start_date"]
         constraints = [
             models.CheckConstraint(
@@ -210,122 +219,124 @@ class Season(models.Model):
 
 class Competition(models.Model):
     class Format(models.TextChoices):
-        LEAGUE = "league", "League (round robin)"
-        KNOCKOUT = "knockout", "Knockout"
-        GROUPS_KNOCKOUT = "groups_knockout", "Groups then knockout"
+        LEAGUE = "league", _("League (round robin)")
+        KNOCKOUT = "knockout", _("Knockout")
+        GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
 
     class WithdrawalPolicy(models.TextChoices):
-        ANNUL = "annul", "Annul all its results"
-        FORFEIT_REMAINING = "forfeit_remaining", "Its remaining fixtures become walkovers"
+        ANNUL = "annul", _("Annul all its results")
+        FORFEIT_REMAINING = "forfeit_remaining", _("Its remaining fixtures become walkovers")
 
     class RuleSet(models.TextChoices):
-        ONE_TOUCH = "one_touch", "One touch (FISTF)"
-        MBS = "mbs", "MBS"
+        ONE_TOUCH = "one_touch", _("One touch (FISTF)")
+        MBS = "mbs", _("MBS")
 
     season = models.ForeignKey(
-        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="competitions"
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("season")
     )
-    name = models.CharField(max_length=160)
-    slug = models.SlugField(max_length=80, unique=True)
-    format = models.CharField(max_length=20, choices=Format.choices, default=Format.LEAGUE)
+    name = models.CharField(max_length=160, verbose_name=_("name"))
+    slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.LEAGUE, verbose_name=_("format"))
 
     # Format details (§2)
-    double_round_robin = models.BooleanField(default=False)
-    third_place_match = models.BooleanField(default=False)
-    group_count = models.PositiveSmallIntegerField(default=2, help_text="Groups then knockout.")
+    double_round_robin = models.BooleanField(default=False, verbose_name=_("double round robin"))
+    third_place_match = models.BooleanField(default=False, verbose_name=_("third place match"))
+    group_count = models.PositiveSmallIntegerField(default=2, help_text=_("Groups then knockout."), verbose_name=_("group count"))
     qualifiers_per_group = models.PositiveSmallIntegerField(
-        default=2, help_text="Groups then knockout: the top N of each group go through (1 or 2)."
+        default=2, help_text=_("Groups then knockout: the top N of each group go through (1 or 2)."), verbose_name=_("qualifiers per group")
     )
 
     # Match format (§3)
-    halves = models.PositiveSmallIntegerField(default=2, validators=bounds(1, 2))
-    half_minutes = models.PositiveSmallIntegerField(default=25, validators=bounds(1, 90))
-    extra_time = models.BooleanField(default=True, help_text="A drawn knockout match goes to extra time.")
-    extra_time_minutes = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 30), help_text="Each of two periods.")
-    shootout = models.BooleanField(default=True, help_text="Then a penalty shoot-out.")
-    shootout_kicks = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 10))
+    halves = models.PositiveSmallIntegerField(default=2, validators=bounds(1, 2), verbose_name=_("halves"))
+    half_minutes = models.PositiveSmallIntegerField(default=25, validators=bounds(1, 90), verbose_name=_("half minutes"))
+    extra_time = models.BooleanField(default=True, help_text=_("A drawn knockout match goes to extra time."), verbose_name=_("extra time"))
+    extra_time_minutes = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 30), help_text=_("Each of two periods."), verbose_name=_("extra time minutes"))
+    shootout = models.BooleanField(default=True, help_text=_("Then a penalty shoot-out."), verbose_name=_("shootout"))
+    shootout_kicks = models.PositiveSmallIntegerField(default=5, validators=bounds(0, 10), verbose_name=_("shootout kicks"))
 
     # Points and tie-breaks (§5)
-    points_win = models.PositiveSmallIntegerField(default=3, validators=bounds(0, 10))
-    points_draw = models.PositiveSmallIntegerField(default=1, validators=bounds(0, 10))
-    points_loss = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10))
-    points_bye = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10), help_text="A bye gives no points unless set here.")
+    points_win = models.PositiveSmallIntegerField(default=3, validators=bounds(0, 10), verbose_name=_("points win"))
+    points_draw = models.PositiveSmallIntegerField(default=1, validators=bounds(0, 10), verbose_name=_("points draw"))
+    points_loss = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10), verbose_name=_("points loss"))
+    points_bye = models.PositiveSmallIntegerField(default=0, validators=bounds(0, 10), help_text=_("A bye gives no points unless set here."), verbose_name=_("points bye"))
     tiebreak_preset = models.CharField(
-        max_length=20, choices=TiebreakPreset.choices, default=TiebreakPreset.FISTF
+        max_length=20, choices=TiebreakPreset.choices, default=TiebreakPreset.FISTF, verbose_name=_("tiebreak preset")
     )
     tiebreak_criteria = models.JSONField(
         default=list, blank=True,
-        help_text='With the "custom" preset: the ordered criterion keys after points.',
+        help_text=_('With the "custom" preset: the ordered criterion keys after points.'), verbose_name=_("tiebreak criteria")
     )
 
     # Results (§4)
-    walkover_goals_for = models.PositiveSmallIntegerField(default=2)
-    walkover_goals_against = models.PositiveSmallIntegerField(default=0)
+    walkover_goals_for = models.PositiveSmallIntegerField(default=2, verbose_name=_("walkover goals for"))
+    walkover_goals_against = models.PositiveSmallIntegerField(default=0, verbose_name=_("walkover goals against"))
     withdrawal_policy = models.CharField(
-        max_length=20, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.ANNUL
+        max_length=20, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.ANNUL, verbose_name=_("withdrawal policy")
     )
 
     # How its matches are played
-    rule_set = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.ONE_TOUCH)
-    rule_params = models.JSONField(default=dict, blank=True)
+    rule_set = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.ONE_TOUCH, verbose_name=_("rule set"))
+    rule_params = models.JSONField(default=dict, blank=True, verbose_name=_("rule params"))
     checkin_grace_minutes = models.PositiveSmallIntegerField(
-        default=15, help_text="Online: a player not checked in this long after the kick-off loses by walkover."
+        default=15, help_text=_("Online: a player not checked in this long after the kick-off loses by walkover."), verbose_name=_("check-in grace minutes")
     )
     checkin_opens_minutes = models.PositiveSmallIntegerField(
         default=30, validators=bounds(0, 7 * 24 * 60),
-        help_text="Online: check-in opens this many minutes before the kick-off.",
+        help_text=_("Online: check-in opens this many minutes before the kick-off."), verbose_name=_("check-in opens minutes")
     )
 
     # When and where (COMPETITIONS.md §8)
     venue = models.CharField(
         max_length=10, choices=Venue.choices, default=Venue.TABLE,
-        help_text="Where its fixtures are played, unless a fixture says otherwise.",
+        help_text=_("Where its fixtures are played, unless a fixture says otherwise."), verbose_name=_("venue")
     )
     time_zone = models.CharField(
         max_length=64, default="UTC", validators=[validate_time_zone],
-        help_text="IANA name; kick-off times are shown in it.",
+        help_text=_("IANA name; kick-off times are shown in it."), verbose_name=_("time zone")
     )
     kickoff_time = models.TimeField(
-        default=time(18, 0), help_text="Generated fixtures kick off at this time of day (in the time zone)."
+        default=time(18, 0), help_text=_("Generated fixtures kick off at this time of day (in the time zone)."), verbose_name=_("kickoff time")
     )
 
     # Scheduling
-    first_date = models.DateField(null=True, blank=True, validators=[validate_first_date])
-    days_between_rounds = models.PositiveSmallIntegerField(default=7, validators=bounds(*DAYS_BETWEEN_ROUNDS))
+    first_date = models.DateField(null=True, blank=True, validators=[validate_first_date], verbose_name=_("first date"))
+    days_between_rounds = models.PositiveSmallIntegerField(default=7, validators=bounds(*DAYS_BETWEEN_ROUNDS), verbose_name=_("days between rounds"))
 
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="organised_competitions"
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_competitions", verbose_name=_("organisers")
     )
-    lots_seed = models.BigIntegerField(default=new_lots_seed, help_text="Seed of the drawing of lots.")
+    lots_seed = models.BigIntegerField(default=new_lots_seed, help_text=_("Seed of the drawing of lots."), verbose_name=_("lots seed"))
     lots_drawn = models.JSONField(
-        default=dict, blank=True, help_text="Lots already drawn: entrant id -> ticket (kept once made)."
+        default=dict, blank=True, help_text=_("Lots already drawn: entrant id -> ticket (kept once made)."), verbose_name=_("lots drawn")
     )
     # The one marker of what the stored standings and bracket were computed from: every write
     # that changes an official result, a withdrawal or the fixtures' entrants bumps
     # ``results_version`` in its transaction; the recomputation stores the version it read in
     # ``derived_version``. ``derived_version < results_version`` is work pending.
-    results_version = models.PositiveIntegerField(default=1, editable=False)
-    derived_version = models.PositiveIntegerField(default=0, editable=False)
+    results_version = models.PositiveIntegerField(default=1, editable=False, verbose_name=_("results version"))
+    derived_version = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("derived version"))
     derived_conflicts = models.JSONField(
         default=list, blank=True, editable=False,
-        help_text="Played fixtures the bracket would now fill otherwise (shown to organisers).",
+        help_text=_("Played fixtures the bracket would now fill otherwise (shown to organisers)."), verbose_name=_("derived conflicts")
     )
     # The federation's year (ratings, the ranking, the draw's seeding)
     rated = models.BooleanField(
-        default=True, help_text="Its results count for the players' ratings (leave off for friendlies).",
+        default=True, help_text=_("Its results count for the players' ratings (leave off for friendlies)."), verbose_name=_("rated")
     )
     ranking_tier = models.ForeignKey(
         "RankingTier", null=True, blank=True, on_delete=models.PROTECT, related_name="competitions",
-        help_text="Its factor multiplies the ranking points of its placings (none: x1).",
+        help_text=_("Its factor multiplies the ranking points of its placings (none: x1)."), verbose_name=_("ranking tier")
     )
     seeding = models.CharField(
-        max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.HAND, help_text="How the draw seeded the entrants.",
+        max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.HAND, help_text=_("How the draw seeded the entrants."), verbose_name=_("seeding")
     )
-    seeded_at = models.DateTimeField(null=True, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    seeded_at = models.DateTimeField(null=True, blank=True, editable=False, verbose_name=_("seeded at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
         ordering = ["-created_at", "name"]
         constraints = [
             models.CheckConstraint(condition=slug_q(), name="competition_slug_is_ascii"),
@@ -417,16 +428,18 @@ def match_settings_errors(source, *, rule_set: str | None = None) -> dict[str, s
 class Entrant(models.Model):
     """Who a competition ranks: a player representing a club, or just a name (imports)."""
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
-    name = models.CharField(max_length=160)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants", verbose_name=_("competition"))
+    name = models.CharField(max_length=160, verbose_name=_("name"))
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
     )
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
-    seed = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 is the top seed.")
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="entries", verbose_name=_("club"))
+    seed = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("1 is the top seed."), verbose_name=_("seed"))
+    withdrawn_at = models.DateTimeField(null=True, blank=True, verbose_name=_("withdrawn at"))
 
     class Meta:
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
         ordering = ["competition", "seed", "name"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "name"], name="entrant_name_unique_in_competition"),
@@ -451,16 +464,18 @@ class Entrant(models.Model):
 
 class Stage(models.Model):
     class Kind(models.TextChoices):
-        LEAGUE = "league", "League"
-        GROUPS = "groups", "Groups"
-        KNOCKOUT = "knockout", "Knockout"
+        LEAGUE = "league", _("League")
+        GROUPS = "groups", _("Groups")
+        KNOCKOUT = "knockout", _("Knockout")
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="stages")
-    order = models.PositiveSmallIntegerField(default=1)
-    name = models.CharField(max_length=80)
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="stages", verbose_name=_("competition"))
+    order = models.PositiveSmallIntegerField(default=1, verbose_name=_("order"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.LEAGUE, verbose_name=_("kind"))
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["competition", "order"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "order"], name="stage_order_unique"),
@@ -475,11 +490,13 @@ class Stage(models.Model):
 
 
 class Group(models.Model):
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")
-    name = models.CharField(max_length=40)
-    entrants = models.ManyToManyField(Entrant, blank=True, related_name="groups")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups", verbose_name=_("stage"))
+    name = models.CharField(max_length=40, verbose_name=_("name"))
+    entrants = models.ManyToManyField(Entrant, blank=True, related_name="groups", verbose_name=_("entrants"))
 
     class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
         ordering = ["stage", "name"]
         constraints = [models.UniqueConstraint(fields=["stage", "name"], name="group_name_unique_in_stage")]
 
@@ -488,12 +505,14 @@ class Group(models.Model):
 
 
 class Round(models.Model):
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=80, blank=True)
-    date = models.DateField(null=True, blank=True)
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("stage"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=80, blank=True, verbose_name=_("name"))
+    date = models.DateField(null=True, blank=True, verbose_name=_("date"))
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["stage", "number"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique_in_stage"),
@@ -508,13 +527,13 @@ class Fixture(models.Model):
     """A scheduled pairing. A knockout fixture may wait for its entrants (empty slots)."""
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        POSTPONED = "postponed", "Postponed"
-        PLAYED = "played", "Played"
-        WALKOVER = "walkover", "Walkover"
-        BYE = "bye", "Bye"
-        CANCELLED = "cancelled", "Cancelled"
-        ANNULLED = "annulled", "Annulled"
+        SCHEDULED = "scheduled", _("Scheduled")
+        POSTPONED = "postponed", _("Postponed")
+        PLAYED = "played", _("Played")
+        WALKOVER = "walkover", _("Walkover")
+        BYE = "bye", _("Bye")
+        CANCELLED = "cancelled", _("Cancelled")
+        ANNULLED = "annulled", _("Annulled")
 
     # The only status changes allowed; ``set_status`` refuses the rest.
     TRANSITIONS: dict[str, frozenset[str]] = {
@@ -535,54 +554,56 @@ class Fixture(models.Model):
     OPEN = frozenset({Status.SCHEDULED, Status.POSTPONED})
 
     class Slot(models.TextChoices):
-        HOME = "home", "Home"
-        AWAY = "away", "Away"
+        HOME = "home", _("Home")
+        AWAY = "away", _("Away")
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="fixtures")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
-    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures")
-    position = models.PositiveSmallIntegerField(default=0, help_text="Board or bracket position in the round.")
-    label = models.CharField(max_length=60, blank=True, help_text='e.g. "Final", "Third-place match".')
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("competition"))
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("round"))
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("group"))
+    position = models.PositiveSmallIntegerField(default=0, help_text=_("Board or bracket position in the round."), verbose_name=_("position"))
+    label = models.CharField(max_length=60, blank=True, help_text=_('e.g. "Final", "Third-place match".'), verbose_name=_("label"))
     home = models.ForeignKey(
-        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="home_fixtures"
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="home_fixtures", verbose_name=_("home")
     )
     away = models.ForeignKey(
-        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures"
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures", verbose_name=_("away")
     )
     home_source = models.CharField(
-        max_length=20, blank=True, help_text='Knockout after groups: the group place that fills home, e.g. "A1".'
+        max_length=20, blank=True, help_text=_('Knockout after groups: the group place that fills home, e.g. "A1".'), verbose_name=_("home source")
     )
-    away_source = models.CharField(max_length=20, blank=True)
-    date = models.DateField(null=True, blank=True, help_text="The kick-off's date in the competition's time zone.")
-    kickoff_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    away_source = models.CharField(max_length=20, blank=True, verbose_name=_("away source"))
+    date = models.DateField(null=True, blank=True, help_text=_("The kick-off's date in the competition's time zone."), verbose_name=_("date"))
+    kickoff_at = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("kickoff at"))
     playable_since = models.DateTimeField(
         null=True, blank=True,
-        help_text="When it last got its entrants, kick-off or venue: a check-in window counts only if the "
-                  "fixture was playable by its kick-off.",
+        help_text=_("When it last got its entrants, kick-off or venue: a check-in window counts only if the "
+                  "fixture was playable by its kick-off."), verbose_name=_("playable since")
     )
     venue = models.CharField(
-        max_length=10, choices=Venue.choices, blank=True, help_text="Empty: the competition's venue."
+        max_length=10, choices=Venue.choices, blank=True, help_text=_("Empty: the competition's venue."), verbose_name=_("venue")
     )
     match = models.OneToOneField(
         "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="Its online match, once set up (at the first check-in).",
+        help_text=_("Its online match, once set up (at the first check-in)."), verbose_name=_("match")
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
-    status_changed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED, verbose_name=_("status"))
+    status_changed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("status changed at"))
     status_changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("status changed by")
     )
     # Knockout: where the winner (and, for a third-place match, the loser) goes next.
     winner_to = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="winner_from"
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="winner_from", verbose_name=_("winner to")
     )
-    winner_to_slot = models.CharField(max_length=4, choices=Slot.choices, blank=True)
+    winner_to_slot = models.CharField(max_length=4, choices=Slot.choices, blank=True, verbose_name=_("winner to slot"))
     loser_to = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="loser_from"
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="loser_from", verbose_name=_("loser to")
     )
-    loser_to_slot = models.CharField(max_length=4, choices=Slot.choices, blank=True)
+    loser_to_slot = models.CharField(max_length=4, choices=Slot.choices, blank=True, verbose_name=_("loser to slot"))
 
     class Meta:
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
         ordering = ["round__stage__order", "round__number", "group__name", "position"]
         constraints = [
             models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_entrants_differ"),
@@ -683,40 +704,42 @@ class Result(models.Model):
         IMPORT = "import", _("Imported")
         WITHDRAWAL = "withdrawal", _("A withdrawal")
 
-    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
-    source = models.CharField(max_length=12, choices=Source.choices, default=Source.TABLE)
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result", verbose_name=_("fixture"))
+    source = models.CharField(max_length=12, choices=Source.choices, default=Source.TABLE, verbose_name=_("source"))
     match = models.ForeignKey(
         "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="The online match it comes from, or that the decision was taken on.",
+        help_text=_("The online match it comes from, or that the decision was taken on."), verbose_name=_("match")
     )
-    reason = models.TextField(blank=True, max_length=1000)
-    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.PLAYED)
+    reason = models.TextField(blank=True, max_length=1000, verbose_name=_("reason"))
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.PLAYED, verbose_name=_("outcome"))
     outcome_side = models.CharField(
         max_length=4, choices=Side.choices, blank=True,
-        help_text="Walkover: the side that did not show (both: a double no-show). Disqualification: the side disqualified.",
+        help_text=_("Walkover: the side that did not show (both: a double no-show). Disqualification: the side disqualified."), verbose_name=_("outcome side")
     )
-    table_home_goals = models.PositiveSmallIntegerField(default=0)
-    table_away_goals = models.PositiveSmallIntegerField(default=0)
-    home_et_goals = models.PositiveSmallIntegerField(default=0)
-    away_et_goals = models.PositiveSmallIntegerField(default=0)
-    home_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
-    away_shootout = models.PositiveSmallIntegerField(null=True, blank=True)
-    home_discipline = models.PositiveSmallIntegerField(default=0)
-    away_discipline = models.PositiveSmallIntegerField(default=0)
+    table_home_goals = models.PositiveSmallIntegerField(default=0, verbose_name=_("table home goals"))
+    table_away_goals = models.PositiveSmallIntegerField(default=0, verbose_name=_("table away goals"))
+    home_et_goals = models.PositiveSmallIntegerField(default=0, verbose_name=_("home et goals"))
+    away_et_goals = models.PositiveSmallIntegerField(default=0, verbose_name=_("away et goals"))
+    home_shootout = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("home shootout"))
+    away_shootout = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("away shootout"))
+    home_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("home discipline"))
+    away_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("away discipline"))
 
-    home_goals = models.PositiveSmallIntegerField(help_text="Official.")
-    away_goals = models.PositiveSmallIntegerField(help_text="Official.")
-    winner_side = models.CharField(max_length=4, blank=True, help_text="Empty: a draw, or nobody (a double no-show).")
-    winner = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    home_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("home goals"))
+    away_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("away goals"))
+    winner_side = models.CharField(max_length=4, blank=True, help_text=_("Empty: a draw, or nobody (a double no-show)."), verbose_name=_("winner side"))
+    winner = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("winner"))
 
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("recorded by")
     )
-    recorded_at = models.DateTimeField(default=timezone.now)
-    adjudicated_at = models.DateTimeField(default=timezone.now, help_text="When it became official.")
-    updated_at = models.DateTimeField(auto_now=True)
+    recorded_at = models.DateTimeField(default=timezone.now, verbose_name=_("recorded at"))
+    adjudicated_at = models.DateTimeField(default=timezone.now, help_text=_("When it became official."), verbose_name=_("adjudicated at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
         constraints = [
             models.CheckConstraint(
                 condition=Q(outcome__in=["played", "walkover", "disqualification", "bye"]), name="result_outcome_valid"
@@ -742,9 +765,9 @@ class Result(models.Model):
     def __str__(self) -> str:
         text = f"{self.home_goals}-{self.away_goals}"
         if self.home_shootout is not None:
-            text += f", {self.home_shootout}-{self.away_shootout} on penalties"
+            text += _(", %(home)s-%(away)s on penalties") % {"home": self.home_shootout, "away": self.away_shootout}
         if self.outcome == Outcome.WALKOVER and self.outcome_side == Side.BOTH:
-            text += " (double no-show)"
+            text += " " + _("(double no-show)")
         elif self.outcome != Outcome.PLAYED:
             text += f" ({self.get_outcome_display().lower()})"
         return text
@@ -778,17 +801,19 @@ class FixtureChange(models.Model):
         WITHDRAWAL = "withdrawal", _("Withdrawal")
         STATUS = "status", _("Status changed")
 
-    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    at = models.DateTimeField(default=timezone.now)
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes", verbose_name=_("fixture"))
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
+    at = models.DateTimeField(default=timezone.now, verbose_name=_("at"))
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("by")
     )
-    reason = models.TextField(blank=True, max_length=1000)
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True, max_length=1000, verbose_name=_("reason"))
+    before = models.JSONField(default=dict, blank=True, verbose_name=_("before"))
+    after = models.JSONField(default=dict, blank=True, verbose_name=_("after"))
 
     class Meta:
+        verbose_name = _("fixture change")
+        verbose_name_plural = _("fixture changes")
         ordering = ["fixture", "-at", "-pk"]
         indexes = [models.Index(fields=["fixture", "at"], name="fixture_change_fixture_at")]
 
@@ -799,27 +824,29 @@ class FixtureChange(models.Model):
 class Standing(models.Model):
     """One stored row of a table; rewritten whole by ``standings_recompute``."""
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="standings")
-    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings")
-    position = models.PositiveSmallIntegerField()
-    played = models.PositiveSmallIntegerField(default=0)
-    won = models.PositiveSmallIntegerField(default=0)
-    drawn = models.PositiveSmallIntegerField(default=0)
-    lost = models.PositiveSmallIntegerField(default=0)
-    goals_for = models.PositiveIntegerField(default=0)
-    goals_against = models.PositiveIntegerField(default=0)
-    goal_difference = models.IntegerField(default=0)
-    points = models.IntegerField(default=0)
-    discipline = models.PositiveIntegerField(default=0)
-    tiebreak = models.CharField(max_length=300, blank=True, help_text="Why it stands above the next row.")
-    tiebreak_criterion = models.CharField(max_length=40, blank=True)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="standings", verbose_name=_("competition"))
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="standings", verbose_name=_("group"))
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings", verbose_name=_("entrant"))
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    played = models.PositiveSmallIntegerField(default=0, verbose_name=_("played"))
+    won = models.PositiveSmallIntegerField(default=0, verbose_name=_("won"))
+    drawn = models.PositiveSmallIntegerField(default=0, verbose_name=_("drawn"))
+    lost = models.PositiveSmallIntegerField(default=0, verbose_name=_("lost"))
+    goals_for = models.PositiveIntegerField(default=0, verbose_name=_("goals for"))
+    goals_against = models.PositiveIntegerField(default=0, verbose_name=_("goals against"))
+    goal_difference = models.IntegerField(default=0, verbose_name=_("goal difference"))
+    points = models.IntegerField(default=0, verbose_name=_("points"))
+    discipline = models.PositiveIntegerField(default=0, verbose_name=_("discipline"))
+    tiebreak = models.CharField(max_length=300, blank=True, help_text=_("Why it stands above the next row."), verbose_name=_("tiebreak"))
+    tiebreak_criterion = models.CharField(max_length=40, blank=True, verbose_name=_("tiebreak criterion"))
     shared = models.BooleanField(
-        default=False, help_text="Level with another row that the criteria cannot separate (\"2=\")."
+        default=False, help_text=_("Level with another row that the criteria cannot separate (\"2=\")."), verbose_name=_("shared")
     )
-    computed_at = models.DateTimeField(default=timezone.now)
+    computed_at = models.DateTimeField(default=timezone.now, verbose_name=_("computed at"))
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["competition", "group__name", "position", "entrant__name"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "entrant"], name="standing_one_row_per_entrant"),
@@ -841,8 +868,8 @@ class ApiToken(AbstractAuthToken):
     ``password_stamp`` is a keyed hash of the password's hash when the token was made
     (``leagues.services.tokens``). Writes go through that service."""
 
-    password_stamp = models.CharField(max_length=64)
-    label = models.CharField(max_length=100, blank=True, help_text="Where the token was made.")
+    password_stamp = models.CharField(max_length=64, verbose_name=_("password stamp"))
+    label = models.CharField(max_length=100, blank=True, help_text=_("Where the token was made."), verbose_name=_("label"))
 
     class Meta:
         ordering = ["-created"]
@@ -863,17 +890,19 @@ class PlayerRating(models.Model):
     period with any. ``rating`` and ``deviation`` are Glicko points (1500 and 350 for a player
     never rated); ``volatility`` is Glicko-2's sigma."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    period_start = models.DateField(help_text="The first day of the rating period.")
-    rating = models.FloatField()
-    deviation = models.FloatField()
-    volatility = models.FloatField()
-    games = models.PositiveIntegerField(default=0, help_text="Rated games in the period.")
-    wins = models.PositiveIntegerField(default=0)
-    draws = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player"))
+    period_start = models.DateField(help_text=_("The first day of the rating period."), verbose_name=_("period start"))
+    rating = models.FloatField(verbose_name=_("rating"))
+    deviation = models.FloatField(verbose_name=_("deviation"))
+    volatility = models.FloatField(verbose_name=_("volatility"))
+    games = models.PositiveIntegerField(default=0, help_text=_("Rated games in the period."), verbose_name=_("games"))
+    wins = models.PositiveIntegerField(default=0, verbose_name=_("wins"))
+    draws = models.PositiveIntegerField(default=0, verbose_name=_("draws"))
+    losses = models.PositiveIntegerField(default=0, verbose_name=_("losses"))
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         ordering = ["player", "period_start"]
         constraints = [
             models.UniqueConstraint(fields=["player", "period_start"], name="player_rating_one_per_period"),
@@ -887,8 +916,12 @@ class RatingRun(models.Model):
     """The one row the ratings worker locks (``pk=1``): when the ratings and placings were last
     computed, and with which settings (``settings_key``)."""
 
-    computed_at = models.DateTimeField(null=True, blank=True)
-    settings_key = models.CharField(max_length=120, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("computed at"))
+    settings_key = models.CharField(max_length=120, blank=True, verbose_name=_("settings key"))
+
+    class Meta:
+        verbose_name = _("rating run")
+        verbose_name_plural = _("rating runs")
 
     def __str__(self) -> str:
         return f"ratings computed at {self.computed_at}"
@@ -900,9 +933,13 @@ class RatingBasis(models.Model):
     whose competition is gone, is work pending (``ratings_stale``). ``competition_id`` is a plain
     number, so a deleted competition's pair stays to be noticed."""
 
-    competition_id = models.BigIntegerField(unique=True)
-    results_version = models.PositiveIntegerField()
-    rated = models.BooleanField()
+    competition_id = models.BigIntegerField(unique=True, verbose_name=_("competition id"))
+    results_version = models.PositiveIntegerField(verbose_name=_("results version"))
+    rated = models.BooleanField(verbose_name=_("rated"))
+
+    class Meta:
+        verbose_name = _("rating basis")
+        verbose_name_plural = _("rating basises")
 
     def __str__(self) -> str:
         return f"competition {self.competition_id} at version {self.results_version}"
@@ -913,14 +950,16 @@ class Placing(models.Model):
     to ``place_to`` (equal unless shared, e.g. 3 to 4 for a losing semi-finalist without a
     third-place match). Rewritten by the ratings worker from the results."""
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="placings")
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="placings")
-    place = models.PositiveSmallIntegerField()
-    place_to = models.PositiveSmallIntegerField()
-    finished_on = models.DateField(help_text="The competition's last day: the ranking's window counts from it.")
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="placings", verbose_name=_("competition"))
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+", verbose_name=_("entrant"))
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="placings", verbose_name=_("player"))
+    place = models.PositiveSmallIntegerField(verbose_name=_("place"))
+    place_to = models.PositiveSmallIntegerField(verbose_name=_("place to"))
+    finished_on = models.DateField(help_text=_("The competition's last day: the ranking's window counts from it."), verbose_name=_("finished on"))
 
     class Meta:
+        verbose_name = _("placing")
+        verbose_name_plural = _("placings")
         ordering = ["competition", "place", "entrant__name"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "entrant"], name="placing_one_per_entrant"),
@@ -935,10 +974,12 @@ class RankingTier(models.Model):
     """A class of competition whose ``factor`` multiplies the ranking points of its placings
     (e.g. "Major" x2, "Open" x1, "Local" x0.5). A competition without a tier counts x1."""
 
-    name = models.CharField(max_length=60, unique=True)
-    factor = models.DecimalField(max_digits=4, decimal_places=2, default=1, validators=[MinValueValidator(0)])
+    name = models.CharField(max_length=60, unique=True, verbose_name=_("name"))
+    factor = models.DecimalField(max_digits=4, decimal_places=2, default=1, validators=[MinValueValidator(0)], verbose_name=_("factor"))
 
     class Meta:
+        verbose_name = _("ranking tier")
+        verbose_name_plural = _("ranking tiers")
         ordering = ["-factor", "name"]
 
     def __str__(self) -> str:
@@ -949,13 +990,17 @@ class RankingScale(models.Model):
     """The federation ranking's points by final placing and its rolling window: one row (``pk=1``),
     changed by federation administrators (admin, ``PUT /api/ranking/scale/``)."""
 
-    first = models.PositiveSmallIntegerField(default=100)
-    second = models.PositiveSmallIntegerField(default=70)
-    third_fourth = models.PositiveSmallIntegerField(default=50, help_text="3rd and 4th.")
-    fifth_eighth = models.PositiveSmallIntegerField(default=30, help_text="5th to 8th.")
-    ninth_sixteenth = models.PositiveSmallIntegerField(default=15, help_text="9th to 16th.")
-    other = models.PositiveSmallIntegerField(default=5, help_text="Any other finisher.")
-    window_months = models.PositiveSmallIntegerField(default=12, validators=bounds(1, 120))
+    first = models.PositiveSmallIntegerField(default=100, verbose_name=_("first"))
+    second = models.PositiveSmallIntegerField(default=70, verbose_name=_("second"))
+    third_fourth = models.PositiveSmallIntegerField(default=50, help_text=_("3rd and 4th."), verbose_name=_("third fourth"))
+    fifth_eighth = models.PositiveSmallIntegerField(default=30, help_text=_("5th to 8th."), verbose_name=_("fifth eighth"))
+    ninth_sixteenth = models.PositiveSmallIntegerField(default=15, help_text=_("9th to 16th."), verbose_name=_("ninth sixteenth"))
+    other = models.PositiveSmallIntegerField(default=5, help_text=_("Any other finisher."), verbose_name=_("other"))
+    window_months = models.PositiveSmallIntegerField(default=12, validators=bounds(1, 120), verbose_name=_("window months"))
+
+    class Meta:
+        verbose_name = _("ranking scale")
+        verbose_name_plural = _("ranking scales")
 
     def __str__(self) -> str:
         return f"ranking scale {self.first}/{self.second}/{self.third_fourth}/... over {self.window_months} months"
@@ -973,14 +1018,16 @@ class Registration(models.Model):
     ``waiting_list``. With ``licence_required``, a player needs a licence number and a club
     membership open on the competition's first date."""
 
-    competition = models.OneToOneField(Competition, on_delete=models.CASCADE, related_name="registration")
-    opens_at = models.DateTimeField()
-    closes_at = models.DateTimeField()
-    capacity = models.PositiveSmallIntegerField(validators=bounds(2, 1024))
-    licence_required = models.BooleanField(default=True)
-    waiting_list = models.BooleanField(default=True)
+    competition = models.OneToOneField(Competition, on_delete=models.CASCADE, related_name="registration", verbose_name=_("competition"))
+    opens_at = models.DateTimeField(verbose_name=_("opens at"))
+    closes_at = models.DateTimeField(verbose_name=_("closes at"))
+    capacity = models.PositiveSmallIntegerField(validators=bounds(2, 1024), verbose_name=_("capacity"))
+    licence_required = models.BooleanField(default=True, verbose_name=_("licence required"))
+    waiting_list = models.BooleanField(default=True, verbose_name=_("waiting list"))
 
     class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         constraints = [
             models.CheckConstraint(condition=Q(closes_at__gt=F("opens_at")), name="registration_closes_after_it_opens"),
             models.CheckConstraint(condition=Q(capacity__gte=2), name="registration_capacity_at_least_two"),
@@ -1008,18 +1055,20 @@ class SignUp(models.Model):
     HOLDS_PLACE = frozenset({Status.PENDING, Status.CONFIRMED})
     ACTIVE = frozenset({Status.PENDING, Status.CONFIRMED, Status.WAITING})
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="sign_ups")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sign_ups")
-    status = models.CharField(max_length=10, choices=Status.choices)
-    reason = models.TextField(blank=True, max_length=1000, help_text="Why it was refused.")
-    entrant = models.OneToOneField(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="sign_up")
-    created_at = models.DateTimeField(default=timezone.now)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="sign_ups", verbose_name=_("competition"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sign_ups", verbose_name=_("player"))
+    status = models.CharField(max_length=10, choices=Status.choices, verbose_name=_("status"))
+    reason = models.TextField(blank=True, max_length=1000, help_text=_("Why it was refused."), verbose_name=_("reason"))
+    entrant = models.OneToOneField(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="sign_up", verbose_name=_("entrant"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("decided by")
     )
 
     class Meta:
+        verbose_name = _("sign up")
+        verbose_name_plural = _("sign ups")
         ordering = ["competition", "created_at", "pk"]
         constraints = [
             models.UniqueConstraint(

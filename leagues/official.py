@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.utils.translation import gettext as _
+
 OUTCOMES = ("played", "walkover", "disqualification", "bye")
 SIDES = ("home", "away")
 BOTH = "both"
@@ -85,20 +87,21 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
     for name in ("home_goals", "away_goals", "home_et_goals", "away_et_goals", "home_shootout", "away_shootout"):
         value = getattr(r, name)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise ResultError(name, f"must be a whole number of 0 or more, not {value!r}")
+            raise ResultError(name, _("must be a whole number of 0 or more, not %(value)r") % {"value": value})
     if r.outcome not in OUTCOMES:
-        raise ResultError("outcome", f"must be one of {', '.join(OUTCOMES)}, not {r.outcome!r}")
+        raise ResultError("outcome", _("must be one of %(choices)s, not %(value)r") % {"choices": ", ".join(OUTCOMES), "value": r.outcome})
     shootout_given = r.home_shootout is not None or r.away_shootout is not None
     et_given = bool(r.home_et_goals or r.away_et_goals)
 
     if r.outcome in ("played", "bye"):
         if r.outcome_side:
-            raise ResultError("outcome_side", f"is only given for a walkover or a disqualification, not for {r.outcome}")
+            raise ResultError("outcome_side", _("is only given for a walkover or a disqualification, not for %(outcome)s") % {"outcome": r.outcome})
     elif r.outcome == "walkover" and r.outcome_side == BOTH:
         pass  # a double no-show
     elif r.outcome_side not in SIDES:
-        sides = "home, away or both" if r.outcome == "walkover" else "home or away"
-        raise ResultError("outcome_side", f"a {r.outcome} needs the side it applies to: {sides}")
+        if r.outcome == "walkover":
+            raise ResultError("outcome_side", _("a walkover needs the side it applies to: home, away or both"))
+        raise ResultError("outcome_side", _("a disqualification needs the side it applies to: home or away"))
 
     if r.outcome == "bye":
         return Official(0, 0, "home")
@@ -113,7 +116,7 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
 
     if r.outcome == "disqualification":
         if shootout_given:
-            raise ResultError("home_shootout", "a disqualified side takes no shoot-out")
+            raise ResultError("home_shootout", _("a disqualified side takes no shoot-out"))
         winner = _other(r.outcome_side)
         home = r.home_goals + r.home_et_goals
         away = r.away_goals + r.away_et_goals
@@ -125,37 +128,38 @@ def official_result(recorded: Recorded, rules: Rules = Rules()) -> Official:  # 
     # played
     if et_given:
         if not rules.knockout:
-            raise ResultError("home_et_goals", "extra time is only played in a knockout")
+            raise ResultError("home_et_goals", _("extra time is only played in a knockout"))
         if not rules.extra_time:
-            raise ResultError("home_et_goals", "this competition plays no extra time")
+            raise ResultError("home_et_goals", _("this competition plays no extra time"))
         if r.home_goals != r.away_goals:
-            raise ResultError("home_et_goals", "extra time is only played after a draw")
+            raise ResultError("home_et_goals", _("extra time is only played after a draw"))
     home = r.home_goals + r.home_et_goals
     away = r.away_goals + r.away_et_goals
     if shootout_given:
         if r.home_shootout is None or r.away_shootout is None:
             raise ResultError("home_shootout" if r.home_shootout is None else "away_shootout", "give both sides' shoot-out goals")
         if not rules.knockout:
-            raise ResultError("home_shootout", "a shoot-out is only taken in a knockout")
+            raise ResultError("home_shootout", _("a shoot-out is only taken in a knockout"))
         if not rules.shootout:
-            raise ResultError("home_shootout", "this competition has no shoot-out")
+            raise ResultError("home_shootout", _("this competition has no shoot-out"))
         if home != away:
-            raise ResultError("home_shootout", "a shoot-out is only taken when the match is level")
+            raise ResultError("home_shootout", _("a shoot-out is only taken when the match is level"))
         if r.home_shootout == r.away_shootout:
-            raise ResultError("home_shootout", "a shoot-out cannot end level")
+            raise ResultError("home_shootout", _("a shoot-out cannot end level"))
         _check_shootout_reachable(r.home_shootout, r.away_shootout, rules.shootout_kicks)
         return Official(home, away, "home" if r.home_shootout > r.away_shootout else "away")
     if home == away:
         if rules.knockout:
             if rules.shootout:
-                after = "after extra time" if rules.extra_time else "at full time"
-                raise ResultError(
-                    "home_shootout",
-                    f"the match is level {after} ({home}-{away}) and needs a shoot-out: "
-                    "give both sides' shoot-out goals",
-                )
+                if rules.extra_time:
+                    message = _("the match is level after extra time (%(home)s-%(away)s) and needs a "
+                                "shoot-out: give both sides' shoot-out goals")
+                else:
+                    message = _("the match is level at full time (%(home)s-%(away)s) and needs a "
+                                "shoot-out: give both sides' shoot-out goals")
+                raise ResultError("home_shootout", message % {"home": home, "away": away})
             raise ResultError(
-                "home_shootout", "a knockout match cannot end level without extra time or a shoot-out"
+                "home_shootout", _("a knockout match cannot end level without extra time or a shoot-out")
             )
         return Official(home, away, "")
     return Official(home, away, "home" if home > away else "away")
@@ -171,10 +175,11 @@ def _check_shootout_reachable(home: int, away: int, kicks: int) -> None:
     if (high, low) in shootout_finals(kicks):
         return
     if high > kicks:
-        raise ResultError("home_shootout", f"a shoot-out in sudden death ends one goal apart, not {home}-{away}")
+        raise ResultError("home_shootout", _("a shoot-out in sudden death ends one goal apart, not %(home)s-%(away)s") % {"home": home, "away": away})
     raise ResultError(
         "home_shootout",
-        f"a shoot-out of {kicks} kicks each cannot end {home}-{away}: it stops as soon as one side cannot be caught",
+        _("a shoot-out of %(kicks)s kicks each cannot end %(home)s-%(away)s: it stops as soon as one side cannot "
+          "be caught") % {"kicks": kicks, "home": home, "away": away},
     )
 
 

@@ -1,17 +1,25 @@
 """The site's pages: fans read, organisers run their competitions."""
 from django.urls import path
 
-from . import fixture_views, views, year_views
+from . import calendar_views, embed_views, export_views, fixture_views, views, year_views
 
 app_name = "site"
 urlpatterns = [
     path("", views.home, name="home"),
     path("competitions/", views.competition_list, name="competitions"),
     path("competitions/<slug:slug>/", views.competition_detail, name="competition"),
+    path("competitions/<slug:slug>/calendar.ics", calendar_views.competition_calendar, name="competition-calendar"),
+    path("competitions/<slug:slug>/export/<str:what>.<str:fmt>", export_views.competition_export,
+         name="competition-export"),
+    path("competitions/<slug:slug>/rounds/<int:round_id>/print/", export_views.round_print, name="round-print"),
+    path("embed/competitions/<slug:slug>/standings/", embed_views.embed_standings, name="embed-standings"),
+    path("embed/competitions/<slug:slug>/fixtures/", embed_views.embed_fixtures, name="embed-fixtures"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("clubs/<slug:slug>/calendar.ics", calendar_views.club_calendar, name="club-calendar"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("players/<int:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
     path("ranking/", year_views.ranking_page, name="ranking"),
     path("ratings/", year_views.ratings_page, name="ratings"),
     path("competitions/<slug:slug>/sign-up/", year_views.sign_up_view, name="sign-up"),

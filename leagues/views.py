@@ -294,7 +294,7 @@ def competition_create(request: HttpRequest) -> HttpResponse:
         except competitions.SlugTaken as exc:
             form.add_error("slug", str(exc))
             return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
-        messages.success(request, f"{competition} is created. Now add its entrants.")
+        messages.success(request, _("%(competition)s is created. Now add its entrants.") % {"competition": competition})
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
 
@@ -305,7 +305,7 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     form = CompetitionForm(request.POST if request.method == "POST" else None, instance=competition)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "The settings are saved.")
+        messages.success(request, _("The settings are saved."))
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": competition})
 
@@ -323,7 +323,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         except EntrantError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"{entrant} is entered.")
+            messages.success(request, _("%(entrant)s is entered.") % {"entrant": entrant})
             return redirect("site:manage-competition", slug=competition.slug)
     open_fixtures = list(fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN)
                          .order_by("round__stage__order", "round__number", "group__name", "position"))
@@ -359,7 +359,7 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         fixtures = fixtures_generate(competition=competition, seeding=seeding)
     except (ScheduleError, SeedingError) as exc:
-        messages.error(request, f"The fixtures cannot be made: {exc}.")
+        messages.error(request, _("The fixtures cannot be made: %(reason)s.") % {"reason": exc})
     except Busy as exc:
         messages.error(request, exc.detail)
     else:
@@ -372,7 +372,7 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
 def recompute(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     standings_recompute(competition_id=competition.pk, force=True)
-    messages.success(request, "The standings are recomputed.")
+    messages.success(request, _("The standings are recomputed."))
     return redirect("site:manage-competition", slug=competition.slug)
 
 
@@ -388,7 +388,8 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
     except (ResultConflict, Busy) as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"{entrant} is withdrawn ({competition.get_withdrawal_policy_display().lower()}).")
+        messages.success(request, _("%(entrant)s is withdrawn (%(policy)s).") % {
+            "entrant": entrant, "policy": competition.get_withdrawal_policy_display().lower()})
     return redirect("site:manage-competition", slug=competition.slug)
 
 
@@ -404,5 +405,5 @@ def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResp
     except Busy as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"{entrant} is removed.")
+        messages.success(request, _("%(entrant)s is removed.") % {"entrant": entrant})
     return redirect("site:manage-competition", slug=competition.slug)

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class InvalidTransition(ValueError):
@@ -22,14 +23,14 @@ class InvalidTransition(ValueError):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        CHECKED_IN = "checked_in", "Checked in"  # one or both players in, not kicked off
-        LIVE = "live", "Live"  # being played on the simulated table
-        WALKOVER = "walkover", "Walkover, awaiting adjudication"  # a side (or both) did not check in
-        ABANDONED = "abandoned", "Abandoned"
-        FINISHED = "finished", "Finished, awaiting adjudication"
-        ADJUDICATED = "adjudicated", "Adjudicated"  # the log is replayed and checked: ``log_result``
-        CANCELLED = "cancelled", "Annulled"  # by an organiser's decision: to be replayed, or not
+        SCHEDULED = "scheduled", _("Scheduled")
+        CHECKED_IN = "checked_in", _("Checked in")  # one or both players in, not kicked off
+        LIVE = "live", _("Live")  # being played on the simulated table
+        WALKOVER = "walkover", _("Walkover, awaiting adjudication")  # a side (or both) did not check in
+        ABANDONED = "abandoned", _("Abandoned")
+        FINISHED = "finished", _("Finished, awaiting adjudication")
+        ADJUDICATED = "adjudicated", _("Adjudicated")  # the log is replayed and checked: ``log_result``
+        CANCELLED = "cancelled", _("Annulled")  # by an organiser's decision: to be replayed, or not
 
     # The only status changes allowed; ``set_status`` refuses the rest.
     TRANSITIONS: dict[str, frozenset[str]] = {
@@ -49,74 +50,76 @@ class Match(models.Model):
     AWAITING_ADJUDICATION = frozenset({Status.FINISHED, Status.WALKOVER})
 
     class RuleSet(models.TextChoices):
-        ONE_TOUCH = "one_touch", "One touch (FISTF)"
-        MBS = "mbs", "MBS"
+        ONE_TOUCH = "one_touch", _("One touch (FISTF)")
+        MBS = "mbs", _("MBS")
 
     class Kind(models.TextChoices):
-        ONLINE = "online", "Online, on the simulated table"
-        PRACTICE = "practice", "Practice against the computer"
+        ONLINE = "online", _("Online, on the simulated table")
+        PRACTICE = "practice", _("Practice against the computer")
 
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ONLINE)
-    rule_set = models.CharField(max_length=20, choices=RuleSet.choices, editable=False)
-    rule_params = models.JSONField(default=dict, blank=True, editable=False)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
-    status_changed_at = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ONLINE, verbose_name=_("kind"))
+    rule_set = models.CharField(max_length=20, choices=RuleSet.choices, editable=False, verbose_name=_("rule set"))
+    rule_params = models.JSONField(default=dict, blank=True, editable=False, verbose_name=_("rule params"))
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED, verbose_name=_("status"))
+    status_changed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("status changed at"))
     status_changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("status changed by")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     # Who plays, as the one who set the match up named them (the board shows these).
-    title = models.CharField(max_length=200, blank=True, help_text='e.g. "Liga Botonera, Round 5".')
-    url = models.CharField(max_length=200, blank=True, help_text="The page the match was set up from.")
+    title = models.CharField(max_length=200, blank=True, help_text=_('e.g. "Liga Botonera, Round 5".'), verbose_name=_("title"))
+    url = models.CharField(max_length=200, blank=True, help_text=_("The page the match was set up from."), verbose_name=_("URL"))
     sides = models.JSONField(
         default=dict, blank=True,
-        help_text='Per side: {"name", "short", "club", "club_slug"}, as the board shows them.',
+        help_text=_('Per side: {"name", "short", "club", "club_slug"}, as the board shows them.'), verbose_name=_("sides")
     )
     home_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="Who plays the home side online (empty: the computer, or nobody yet).",
+        help_text=_("Who plays the home side online (empty: the computer, or nobody yet)."), verbose_name=_("home user")
     )
     away_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("away user")
     )
-    computer_sides = models.JSONField(default=list, blank=True, help_text='Sides the computer plays: ["away"].')
+    computer_sides = models.JSONField(default=list, blank=True, help_text=_('Sides the computer plays: ["away"].'), verbose_name=_("computer sides"))
 
     # When: the kick-off, and the check-in window around it (COMPETITIONS.md §8).
-    scheduled_at = models.DateTimeField(null=True, blank=True, help_text="The kick-off.")
-    checkin_opens_at = models.DateTimeField(null=True, blank=True)
+    scheduled_at = models.DateTimeField(null=True, blank=True, help_text=_("The kick-off."), verbose_name=_("scheduled at"))
+    checkin_opens_at = models.DateTimeField(null=True, blank=True, verbose_name=_("check-in opens at"))
     checkin_deadline_at = models.DateTimeField(
-        null=True, blank=True, help_text="The kick-off plus the check-in grace: a side not in by then loses by walkover."
+        null=True, blank=True, help_text=_("The kick-off plus the check-in grace: a side not in by then loses by walkover."), verbose_name=_("check-in deadline at")
     )
-    home_checked_in_at = models.DateTimeField(null=True, blank=True)
-    away_checked_in_at = models.DateTimeField(null=True, blank=True)
-    kicked_off_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    home_checked_in_at = models.DateTimeField(null=True, blank=True, verbose_name=_("home checked in at"))
+    away_checked_in_at = models.DateTimeField(null=True, blank=True, verbose_name=_("away checked in at"))
+    kicked_off_at = models.DateTimeField(null=True, blank=True, verbose_name=_("kicked off at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
     walkover_side = models.CharField(
-        max_length=4, blank=True, help_text='The side that did not show: "home", "away" or "both".'
+        max_length=4, blank=True, help_text=_('The side that did not show: "home", "away" or "both".'), verbose_name=_("walkover side")
     )
     # The table: the initial and current state (SIMULATION_CONTRACT.md §4 JSON), the number of
     # accepted log rows (``seq``) and the hash of the current state.
-    initial_state = models.JSONField(null=True, blank=True, editable=False)
-    state = models.JSONField(null=True, blank=True)
-    state_hash = models.CharField(max_length=64, blank=True)
-    seq = models.PositiveIntegerField(default=0)
+    initial_state = models.JSONField(null=True, blank=True, editable=False, verbose_name=_("initial state"))
+    state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
+    state_hash = models.CharField(max_length=64, blank=True, verbose_name=_("state hash"))
+    seq = models.PositiveIntegerField(default=0, verbose_name=_("seq"))
     # The match clock runs with wall time from an anchor: clock(now) = clock_anchor_s +
     # (now - clock_anchor_at) seconds. The next deadline (turn, shot wait, period) in wall time.
-    clock_anchor_s = models.FloatField(default=0.0)
-    clock_anchor_at = models.DateTimeField(null=True, blank=True)
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_kind = models.CharField(max_length=20, blank=True)
+    clock_anchor_s = models.FloatField(default=0.0, verbose_name=_("clock anchor s"))
+    clock_anchor_at = models.DateTimeField(null=True, blank=True, verbose_name=_("clock anchor at"))
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("deadline at"))
+    deadline_kind = models.CharField(max_length=20, blank=True, verbose_name=_("deadline kind"))
 
     # What the log says once adjudicated (``matches.services.adjudication``): {"outcome",
     # "outcome_side", "home_goals", "away_goals" (regulation), "home_et_goals", "away_et_goals",
     # "home_shootout", "away_shootout", "home_discipline", "away_discipline"}.
-    log_result = models.JSONField(null=True, blank=True, editable=False)
-    adjudicated_at = models.DateTimeField(null=True, blank=True)
+    log_result = models.JSONField(null=True, blank=True, editable=False, verbose_name=_("log result"))
+    adjudicated_at = models.DateTimeField(null=True, blank=True, verbose_name=_("adjudicated at"))
     # The official result as its owner states it, for the board: {"home", "away", "text"}.
-    official = models.JSONField(null=True, blank=True, editable=False)
+    official = models.JSONField(null=True, blank=True, editable=False, verbose_name=_("official"))
 
     class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
         constraints = [
@@ -163,17 +166,19 @@ class MatchAction(models.Model):
     replay must reproduce exactly. ``frames`` holds each flick's animation frames.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField(help_text="1 for the first action of the match.")
-    side = models.CharField(max_length=4, blank=True, help_text="Empty for a deadline (tick).")
-    action = models.JSONField(help_text="The action as applied, with the server's clock time t.")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(help_text="Server time the action was accepted.")
-    state_hash = models.CharField(max_length=64)
-    events = models.JSONField(default=list, blank=True)
-    frames = models.JSONField(default=list, blank=True, help_text="One list of frames per flick.")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match"))
+    seq = models.PositiveIntegerField(help_text=_("1 for the first action of the match."), verbose_name=_("seq"))
+    side = models.CharField(max_length=4, blank=True, help_text=_("Empty for a deadline (tick)."), verbose_name=_("side"))
+    action = models.JSONField(help_text=_("The action as applied, with the server's clock time t."), verbose_name=_("action"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("by"))
+    created_at = models.DateTimeField(help_text=_("Server time the action was accepted."), verbose_name=_("created at"))
+    state_hash = models.CharField(max_length=64, verbose_name=_("state hash"))
+    events = models.JSONField(default=list, blank=True, verbose_name=_("events"))
+    frames = models.JSONField(default=list, blank=True, help_text=_("One list of frames per flick."), verbose_name=_("frames"))
 
     class Meta:
+        verbose_name = _("match action")
+        verbose_name_plural = _("match actions")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="match_action_one_per_seq"),
@@ -191,15 +196,17 @@ class ActionRequest(models.Model):
     request it was first used for (its match, ``seq`` and action): the same key for another
     request is refused (``matches.services.online.submit_action``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="action_requests")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=100)
-    request_hash = models.CharField(max_length=64, blank=True)
-    status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="action_requests", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user"))
+    key = models.CharField(max_length=100, verbose_name=_("key"))
+    request_hash = models.CharField(max_length=64, blank=True, verbose_name=_("request hash"))
+    status_code = models.PositiveSmallIntegerField(verbose_name=_("status code"))
+    response = models.JSONField(verbose_name=_("response"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("action request")
+        verbose_name_plural = _("action requests")
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="action_request_key_unique_per_user"),
         ]

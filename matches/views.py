@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors, sentences
@@ -80,7 +81,7 @@ def feed(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         after = max(0, int(request.GET.get("after", 0)))
     except ValueError:
-        return JsonResponse({"error": "malformed", "detail": "after is a whole number"}, status=400)
+        return JsonResponse({"error": "malformed", "detail": _("after is a whole number")}, status=400)
     match = _refreshed(match)
     frames = request.GET.get("frames", "1") not in ("0", "false")
     return JsonResponse(selectors.board_feed(match, after=after, user=request.user, frames=frames))
@@ -90,7 +91,7 @@ def feed(request: HttpRequest, pk: int) -> JsonResponse:
 def replay(request: HttpRequest, pk: int) -> JsonResponse:
     match = get_object_or_404(Match, pk=pk)
     if match.status == Match.Status.LIVE:
-        return JsonResponse({"error": "live", "detail": "a live match is watched, not replayed"}, status=409)
+        return JsonResponse({"error": "live", "detail": _("a live match is watched, not replayed")}, status=409)
     return JsonResponse(selectors.replay_log(match))
 
 
@@ -149,7 +150,7 @@ def practice_start(request: HttpRequest) -> HttpResponse:
             side=request.POST.get("side", "home"), rule_params={"half_minutes": max(1, min(minutes, 25))},
         )
     except online.PlayError as exc:
-        messages.error(request, f"The practice match cannot start: {exc.detail}.")
+        messages.error(request, _("The practice match cannot start: %(reason)s.") % {"reason": exc.detail})
         return redirect("play:play")
     return redirect("play:board", pk=match.pk)
 

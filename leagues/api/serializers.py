@@ -6,6 +6,7 @@ standings, the drawing of lots, organisers for non-administrators) are read-only
 from __future__ import annotations
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -113,7 +114,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
     conflicts = serializers.JSONField(
         source="derived_conflicts", read_only=True,
         help_text="Decided or started knockout fixtures that the results would now fill otherwise: "
-                  '[{"fixture", "holds": [home, away], "would_hold": [home, away]}] (entrant ids).',
+                    '[{"fixture", "holds": [home, away], "would_hold": [home, away]}] (entrant ids).',
     )
 
     class Meta:
@@ -161,7 +162,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
 
     def validate_tiebreak_criteria(self, value):
         if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
-            raise serializers.ValidationError("give a list of criterion keys")
+            raise serializers.ValidationError(_("give a list of criterion keys"))
         try:
             validate_criteria([k for k in value if k != "points"])
         except ValueError as exc:
@@ -170,22 +171,22 @@ class CompetitionSerializer(serializers.ModelSerializer):
 
     def validate_rule_params(self, value):
         if not isinstance(value, dict):
-            raise serializers.ValidationError("give an object")
+            raise serializers.ValidationError(_("give an object"))
         return value
 
     def validate_qualifiers_per_group(self, value):
         if value not in (1, 2):
-            raise serializers.ValidationError("the top 1 or 2 of each group go through")
+            raise serializers.ValidationError(_("the top 1 or 2 of each group go through"))
         return value
 
     def validate_group_count(self, value):
         if value < 1:
-            raise serializers.ValidationError("at least one group")
+            raise serializers.ValidationError(_("at least one group"))
         return value
 
     def validate_halves(self, value):
         if value < 1:
-            raise serializers.ValidationError("at least one half")
+            raise serializers.ValidationError(_("at least one half"))
         return value
 
     def validate(self, attrs):
@@ -268,14 +269,14 @@ class EntrantSerializer(serializers.ModelSerializer):
     def validate_competition(self, competition):
         request = self.context.get("request")
         if request is not None and not can_manage_competition(request.user, competition):
-            raise serializers.ValidationError("you do not organise this competition")
+            raise serializers.ValidationError(_("you do not organise this competition"))
         if competition.fixtures.exists():
-            raise serializers.ValidationError("the fixtures are drawn: entrants can no longer be added")
+            raise serializers.ValidationError(_("the fixtures are drawn: entrants can no longer be added"))
         return competition
 
     def validate_seed(self, value):
         if value is not None and value < 1:
-            raise serializers.ValidationError("1 is the top seed")
+            raise serializers.ValidationError(_("1 is the top seed"))
         return value
 
     def validate(self, attrs):
@@ -440,7 +441,7 @@ class ResultRecordSerializer(serializers.Serializer):
 
     def validate_outcome(self, value):
         if value == Outcome.BYE:
-            raise serializers.ValidationError("a bye is made by the draw, not recorded")
+            raise serializers.ValidationError(_("a bye is made by the draw, not recorded"))
         return value
 
     def validate(self, attrs):
@@ -487,7 +488,7 @@ class AnnulMatchSerializer(serializers.Serializer):
 
     def validate_reason(self, value):
         if not value.strip():
-            raise serializers.ValidationError("give the reason for annulling the match")
+            raise serializers.ValidationError(_("give the reason for annulling the match"))
         return value
 
 
@@ -503,9 +504,9 @@ class RescheduleSerializer(serializers.Serializer):
         except ValueError:
             parsed = None
         if parsed is None:
-            raise serializers.ValidationError("give an ISO 8601 date and time, e.g. 2026-12-05T18:00:00-03:00")
+            raise serializers.ValidationError(_("give an ISO 8601 date and time, e.g. 2026-12-05T18:00:00-03:00"))
         if not 1900 <= parsed.year <= 2200:
-            raise serializers.ValidationError("give a year from 1900 to 2200")
+            raise serializers.ValidationError(_("give a year from 1900 to 2200"))
         return parsed
 
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
+from leagues.notifications.services import muted
 from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
@@ -36,7 +37,6 @@ from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from matches.models import Match
 from matches.services import online
-from notifications.services import muted
 
 DEMO_ADMIN = ("admin", "admin")  # demo only: documented in the README
 DEMO_PLAYER_PASSWORD = "botonera-demo"

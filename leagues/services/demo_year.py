@@ -21,13 +21,13 @@ from decimal import Decimal
 from django.utils import timezone
 
 from leagues.models import Competition, Fixture, Player, RankingTier, Season, Venue
+from leagues.notifications.services import muted
 from leagues.services import notices
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.ratings import ratings_recompute
 from leagues.services.registration import registration_open, sign_up, sign_up_confirm
 from leagues.services.results import result_record
-from notifications.services import muted
 
 
 def _play_out(competition: Competition, rng: random.Random, strength: dict[int, float], admin) -> None:

@@ -51,11 +51,12 @@ def _check_dates(competition: Competition) -> None:
     days = competition.days_between_rounds
     low, high = DAYS_BETWEEN_ROUNDS
     if not low <= days <= high:
-        raise ScheduleError(f"days between rounds must be from {low} to {high}", field="days_between_rounds")
+        raise ScheduleError(_("days between rounds must be from %(low)s to %(high)s") % {"low": low, "high": high}, field="days_between_rounds")
     first = competition.first_date
     if first is not None and not FIRST_DATE_MIN <= first <= FIRST_DATE_MAX:
         raise ScheduleError(
-            f"the first date must be from {FIRST_DATE_MIN.isoformat()} to {FIRST_DATE_MAX.isoformat()}",
+            _("the first date must be from %(low)s to %(high)s") % {
+                "low": FIRST_DATE_MIN.isoformat(), "high": FIRST_DATE_MAX.isoformat()},
             field="first_date",
         )
 
@@ -88,8 +89,8 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None, 
     try:
         fixtures = _generate(competition, entrants, now)
     except OverflowError as exc:  # a round dated past the calendar's end
-        raise ScheduleError("the rounds would be dated past the end of the calendar: "
-                            "choose an earlier first date or fewer days between rounds",
+        raise ScheduleError(_("the rounds would be dated past the end of the calendar: "
+                              "choose an earlier first date or fewer days between rounds"),
                             field="first_date") from exc
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         bracket.bracket_apply(bracket.bracket_plan(competition=competition, qualifiers={}), now=now)

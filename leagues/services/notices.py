@@ -21,9 +21,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Result, SignUp, Venue
+from leagues.names import shown
+from leagues.notifications.models import Kind
+from leagues.notifications.services import notify, speaking_to
 from matches.models import Match
-from notifications.models import Kind
-from notifications.services import notify
 
 
 def user_of(entrant: Entrant | None):
@@ -69,14 +70,15 @@ def fixtures_scheduled(*, competition: Competition) -> int:
         for _side, _entrant, user in _sides(fixture):
             by_user.setdefault(user, []).append(fixture)
     for user, mine in by_user.items():
-        lines = [f"- {f.round}: {_names(f)}, {when(f.kickoff_at, competition)}" for f in mine[:12]]
-        if len(mine) > 12:
-            lines.append(_("... and %(count)d more") % {"count": len(mine) - 12})
-        notify(user=user, kind=Kind.FIXTURE_SCHEDULED, key=f"scheduled:{competition.pk}:{user.pk}",
-               subject=_("Your fixtures in %(competition)s") % {"competition": competition.name},
-               body=_("The fixtures of %(competition)s are drawn. Yours:\n%(lines)s")
-               % {"competition": competition.name, "lines": "\n".join(lines)},
-               url=fixture_url(mine[0]))
+        with speaking_to(user):
+            lines = [f"- {shown(f.round)}: {_names(f)}, {when(f.kickoff_at, competition)}" for f in mine[:12]]
+            if len(mine) > 12:
+                lines.append(_("... and %(count)d more") % {"count": len(mine) - 12})
+            notify(user=user, kind=Kind.FIXTURE_SCHEDULED, key=f"scheduled:{competition.pk}:{user.pk}",
+                   subject=_("Your fixtures in %(competition)s") % {"competition": competition.name},
+                   body=_("The fixtures of %(competition)s are drawn. Yours:\n%(lines)s")
+                   % {"competition": competition.name, "lines": "\n".join(lines)},
+                   url=fixture_url(mine[0]))
     return len(by_user)
 
 
@@ -84,29 +86,32 @@ def fixture_ready(*, fixture: Fixture) -> None:
     """Tells both players a knockout fixture whose entrants the results have just given (the next
     round, a place from the groups): who, and when. Once per fixture and pairing."""
     competition = fixture.competition
-    if fixture.paired_in_time:
-        body = _("%(fixture)s (%(competition)s, %(round)s) kicks off %(when)s.")
-    else:  # paired after its kick-off: no check-in until the organisers set another
-        body = _("%(fixture)s (%(competition)s, %(round)s) was due %(when)s: the organisers will set a new "
-                 "kick-off.")
     for _side, _entrant, user in _sides(fixture):
-        notify(user=user, kind=Kind.FIXTURE_SCHEDULED, url=fixture_url(fixture),
-               key=f"ready:{fixture.pk}:{fixture.home_id}:{fixture.away_id}:{user.pk}",
-               subject=_("Your next fixture: %(fixture)s") % {"fixture": _names(fixture)},
-               body=body % {"fixture": _names(fixture), "competition": competition.name, "round": fixture.round,
-                            "when": when(fixture.kickoff_at, competition)})
+        with speaking_to(user):
+            if fixture.paired_in_time:
+                body = _("%(fixture)s (%(competition)s, %(round)s) kicks off %(when)s.")
+            else:  # paired after its kick-off: no check-in until the organisers set another
+                body = _("%(fixture)s (%(competition)s, %(round)s) was due %(when)s: the organisers will set a "
+                         "new kick-off.")
+            notify(user=user, kind=Kind.FIXTURE_SCHEDULED, url=fixture_url(fixture),
+                   key=f"ready:{fixture.pk}:{fixture.home_id}:{fixture.away_id}:{user.pk}",
+                   subject=_("Your next fixture: %(fixture)s") % {"fixture": _names(fixture)},
+                   body=body % {"fixture": _names(fixture), "competition": competition.name,
+                                "round": shown(fixture.round), "when": when(fixture.kickoff_at, competition)})
 
 
 def fixture_rescheduled(*, fixture: Fixture, reason: str = "") -> None:
     """Tells both players the fixture's new kick-off."""
     competition = fixture.competition
     for _side, _entrant, user in _sides(fixture):
-        body = _("%(fixture)s (%(competition)s) now kicks off %(when)s.") % {
-            "fixture": _names(fixture), "competition": competition.name, "when": when(fixture.kickoff_at, competition)}
-        if reason:
-            body += "\n" + _("Reason: %(reason)s") % {"reason": reason}
-        notify(user=user, kind=Kind.FIXTURE_RESCHEDULED, body=body, url=fixture_url(fixture),
-               subject=_("Rescheduled: %(fixture)s") % {"fixture": _names(fixture)})
+        with speaking_to(user):
+            body = _("%(fixture)s (%(competition)s) now kicks off %(when)s.") % {
+                "fixture": _names(fixture), "competition": competition.name,
+                "when": when(fixture.kickoff_at, competition)}
+            if reason:
+                body += "\n" + _("Reason: %(reason)s") % {"reason": reason}
+            notify(user=user, kind=Kind.FIXTURE_RESCHEDULED, body=body, url=fixture_url(fixture),
+                   subject=_("Rescheduled: %(fixture)s") % {"fixture": _names(fixture)})
 
 
 def opponent_checked_in(*, fixture: Fixture, match: Match, side: str) -> None:
@@ -118,24 +123,27 @@ def opponent_checked_in(*, fixture: Fixture, match: Match, side: str) -> None:
     if user is None:
         return
     competition = fixture.competition
-    notify(user=user, kind=Kind.OPPONENT_CHECKED_IN, url=fixture_url(fixture),
-           key=f"opponent-in:{match.pk}:{user.pk}",
-           subject=_("%(opponent)s is checked in and waiting") % {"opponent": fixture.entrant(side).name},
-           body=_("%(opponent)s checked in for %(fixture)s. Check in before %(deadline)s or lose by walkover.")
-           % {"opponent": fixture.entrant(side).name, "fixture": _names(fixture),
-              "deadline": when(fixture.checkin_closes_at, competition)})
+    with speaking_to(user):
+        notify(user=user, kind=Kind.OPPONENT_CHECKED_IN, url=fixture_url(fixture),
+               key=f"opponent-in:{match.pk}:{user.pk}",
+               subject=_("%(opponent)s is checked in and waiting") % {"opponent": fixture.entrant(side).name},
+               body=_("%(opponent)s checked in for %(fixture)s. Check in before %(deadline)s or lose by walkover.")
+               % {"opponent": fixture.entrant(side).name, "fixture": _names(fixture),
+                  "deadline": when(fixture.checkin_closes_at, competition)})
 
 
 def result_official(*, fixture: Fixture, result: Result) -> None:
     """Tells both players the official result (again after a correction)."""
     competition = fixture.competition
     for _side, _entrant, user in _sides(fixture):
-        notify(user=user, kind=Kind.RESULT_OFFICIAL, url=fixture_url(fixture),
-               subject=_("Official: %(home)s %(score)s %(away)s") % {
-                   "home": fixture.home.name, "away": fixture.away.name, "score": str(result)},
-               body=_("The result of %(fixture)s (%(competition)s, %(round)s) is official: %(score)s. Standings and "
-                      "ratings follow.") % {"fixture": _names(fixture), "competition": competition.name,
-                                            "round": fixture.round, "score": str(result)})
+        with speaking_to(user):
+            notify(user=user, kind=Kind.RESULT_OFFICIAL, url=fixture_url(fixture),
+                   subject=_("Official: %(home)s %(score)s %(away)s") % {
+                       "home": fixture.home.name, "away": fixture.away.name, "score": str(result)},
+                   body=_("The result of %(fixture)s (%(competition)s, %(round)s) is official: %(score)s. "
+                          "Standings and ratings follow.") % {
+                       "fixture": _names(fixture), "competition": competition.name,
+                       "round": shown(fixture.round), "score": str(result)})
 
 
 def _online_between_accounts() -> Q:
@@ -160,16 +168,18 @@ def checkin_open_due(*, now: datetime | None = None, limit: int = 500) -> int:
         for side, _entrant, user in _sides(fixture):
             if match is not None and getattr(match, f"{side}_checked_in_at") is not None:
                 continue
-            written += notify(
-                user=user, kind=Kind.CHECKIN_OPEN, url=fixture_url(fixture),
-                key=f"checkin-open:{fixture.pk}:{fixture.kickoff_at.isoformat()}:{user.pk}",
-                subject=_("Check in now: %(fixture)s") % {"fixture": _names(fixture)},
-                body=_("Check-in for %(fixture)s (%(competition)s) is open until %(deadline)s; kick-off %(kickoff)s. "
-                       "Open the fixture and press Check in.")
-                % {"fixture": _names(fixture), "competition": fixture.competition.name,
-                   "deadline": when(fixture.checkin_closes_at, fixture.competition),
-                   "kickoff": when(fixture.kickoff_at, fixture.competition)},
-                now=now) is not None
+            with speaking_to(user):
+                notification = notify(
+                    user=user, kind=Kind.CHECKIN_OPEN, url=fixture_url(fixture),
+                    key=f"checkin-open:{fixture.pk}:{fixture.kickoff_at.isoformat()}:{user.pk}",
+                    subject=_("Check in now: %(fixture)s") % {"fixture": _names(fixture)},
+                    body=_("Check-in for %(fixture)s (%(competition)s) is open until %(deadline)s; kick-off %(kickoff)s. "
+                           "Open the fixture and press Check in.")
+                    % {"fixture": _names(fixture), "competition": fixture.competition.name,
+                       "deadline": when(fixture.checkin_closes_at, fixture.competition),
+                       "kickoff": when(fixture.kickoff_at, fixture.competition)},
+                    now=now)
+            written += notification is not None
     return written
 
 
@@ -188,15 +198,17 @@ def walkover_warnings_due(*, now: datetime | None = None, limit: int = 500) -> i
         for side, _entrant, user in _sides(fixture):
             if getattr(fixture.match, f"{side}_checked_in_at") is not None:
                 continue
-            written += notify(
-                user=user, kind=Kind.WALKOVER_WARNING, url=fixture_url(fixture),
-                key=f"walkover-warning:{fixture.pk}:{fixture.kickoff_at.isoformat()}:{user.pk}",
-                subject=_("Check in before %(deadline)s or lose by walkover") % {
-                    "deadline": when(fixture.checkin_closes_at, fixture.competition)},
-                body=_("%(fixture)s has kicked off and your opponent is checked in. Check in before %(deadline)s, "
-                       "or you lose by walkover.") % {"fixture": _names(fixture),
-                                                      "deadline": when(fixture.checkin_closes_at, fixture.competition)},
-                now=now) is not None
+            with speaking_to(user):
+                notification = notify(
+                    user=user, kind=Kind.WALKOVER_WARNING, url=fixture_url(fixture),
+                    key=f"walkover-warning:{fixture.pk}:{fixture.kickoff_at.isoformat()}:{user.pk}",
+                    subject=_("Check in before %(deadline)s or lose by walkover") % {
+                        "deadline": when(fixture.checkin_closes_at, fixture.competition)},
+                    body=_("%(fixture)s has kicked off and your opponent is checked in. Check in before %(deadline)s, "
+                           "or you lose by walkover.") % {"fixture": _names(fixture),
+                                                          "deadline": when(fixture.checkin_closes_at, fixture.competition)},
+                    now=now)
+            written += notification is not None
     return written
 
 
@@ -205,6 +217,11 @@ def sign_up_decided(*, sign_up: SignUp) -> None:
     user = sign_up.player.user
     competition = sign_up.competition
     url = reverse("site:competition", args=[competition.slug])
+    with speaking_to(user):
+        _sign_up_decided(sign_up, user, competition, url)
+
+
+def _sign_up_decided(sign_up: SignUp, user, competition: Competition, url: str) -> None:
     if sign_up.status == SignUp.Status.CONFIRMED:
         notify(user=user, kind=Kind.SIGN_UP_CONFIRMED, url=url,
                subject=_("You are in: %(competition)s") % {"competition": competition.name},
@@ -220,7 +237,9 @@ def sign_up_decided(*, sign_up: SignUp) -> None:
 def sign_up_moved_up(*, sign_up: SignUp) -> None:
     """Tells the player a place freed and they moved up from the waiting list."""
     competition = sign_up.competition
-    notify(user=sign_up.player.user, kind=Kind.SIGN_UP_MOVED_UP, url=reverse("site:competition", args=[competition.slug]),
-           subject=_("A place for you: %(competition)s") % {"competition": competition.name},
-           body=_("A place freed in %(competition)s and you moved up from the waiting list. The organisers will "
-                  "confirm your sign-up.") % {"competition": competition.name})
+    with speaking_to(sign_up.player.user):
+        notify(user=sign_up.player.user, kind=Kind.SIGN_UP_MOVED_UP,
+               url=reverse("site:competition", args=[competition.slug]),
+               subject=_("A place for you: %(competition)s") % {"competition": competition.name},
+               body=_("A place freed in %(competition)s and you moved up from the waiting list. The organisers "
+                      "will confirm your sign-up.") % {"competition": competition.name})

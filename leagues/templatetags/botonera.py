@@ -6,8 +6,29 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import pgettext
+
+from leagues import names
 
 register = template.Library()
+
+
+@register.filter
+def shown(name) -> str:
+    """A stage's, round's or fixture label's name in the reader's language (``leagues.names``)."""
+    return names.shown(name)
+
+
+@register.filter
+def tiebreak_shown(note: str) -> str:
+    """A standings row's tie-break note in the reader's language (``leagues.names``)."""
+    return names.tiebreak_shown(note)
+
+
+@register.filter
+def criterion_shown(criterion) -> str:
+    """A tie-break criterion's name in the reader's language (``leagues.names``)."""
+    return names.criterion_shown(criterion)
 
 
 @register.filter
@@ -35,15 +56,16 @@ def score_note(fixture) -> str:
         return ""
     notes = []
     if result.home_et_goals or result.away_et_goals:
-        notes.append("a.e.t.")
+        notes.append(pgettext("score note", "a.e.t."))
     if result.home_shootout is not None:
-        notes.append(f"{result.home_shootout}–{result.away_shootout} pens")
+        notes.append(pgettext("score note", "%(home)s–%(away)s pens") % {
+            "home": result.home_shootout, "away": result.away_shootout})
     if result.is_double_no_show:
-        notes.append("double no-show")
+        notes.append(pgettext("score note", "double no-show"))
     elif result.outcome == "walkover":
-        notes.append("walkover")
+        notes.append(pgettext("score note", "walkover"))
     elif result.outcome == "disqualification":
-        notes.append("disqualification")
+        notes.append(pgettext("score note", "disqualification"))
     return ", ".join(notes)
 
 

@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -37,7 +38,7 @@ def _match_or_404(match_id: int) -> Match | None:
 
 
 def _not_found() -> Response:
-    return Response({"error": "not_found", "detail": "no such match"}, status=status.HTTP_404_NOT_FOUND)
+    return Response({"error": "not_found", "detail": _("no such match")}, status=status.HTTP_404_NOT_FOUND)
 
 
 class MatchDetail(APIView):
@@ -75,7 +76,7 @@ class MatchActions(APIView):
             after = int(request.query_params.get("after", 0))
             limit = min(int(request.query_params.get("limit", MAX_LOG_ROWS)), MAX_LOG_ROWS)
         except ValueError:
-            return Response({"error": "malformed", "detail": "after and limit are whole numbers"},
+            return Response({"error": "malformed", "detail": _("after and limit are whole numbers")},
                             status=status.HTTP_400_BAD_REQUEST)
         rows = MatchAction.objects.filter(match=match, seq__gt=after).order_by("seq")[: max(limit, 0)]
         return Response({
@@ -130,7 +131,7 @@ class PracticeCreate(APIView):
         body = request.data if isinstance(request.data, dict) else {}
         params = body.get("rule_params") or {}
         if not isinstance(params, dict):
-            return Response({"error": "malformed", "detail": "rule_params must be an object", "field": "rule_params"},
+            return Response({"error": "malformed", "detail": _("rule_params must be an object"), "field": "rule_params"},
                             status=status.HTTP_400_BAD_REQUEST)
         try:
             match = online.practice_create(

@@ -165,9 +165,9 @@ def practice_create(
     Raises ``PlayError`` (400) for an unknown rule set or side, or a bad parameter."""
     now = now or timezone.now()
     if rule_set not in Match.RuleSet.values:
-        raise PlayError(400, "malformed", f"rule_set must be one of {', '.join(Match.RuleSet.values)}", field="rule_set")
+        raise PlayError(400, "malformed", _("rule_set must be one of %(choices)s") % {"choices": ", ".join(Match.RuleSet.values)}, field="rule_set")
     if side not in SIDES:
-        raise PlayError(400, "malformed", "side must be 'home' or 'away'", field="side")
+        raise PlayError(400, "malformed", _("side must be 'home' or 'away'"), field="side")
     params = frozen_params(rule_params={"halves": 2, "half_minutes": 5, **(rule_params or {})})
     try:
         check_rule_params(rule_set, params)
@@ -288,7 +288,7 @@ def _maybe_kick_off(match: Match, now: datetime) -> None:
         referee = referee_for(match.rule_set, params_of(match))
     except (ValueError, TypeError, OverflowError) as exc:
         # settings stored before they were checked: refuse the kick-off, do not crash
-        raise PlayError(400, "bad_rules", f"this match cannot be played under its rules: {exc}",
+        raise PlayError(400, "bad_rules", _("this match cannot be played under its rules: %(reason)s") % {"reason": exc},
                         field="rule_params") from exc
     state = referee.initial_state() if hasattr(referee, "initial_state") else kickoff_state()
     match.set_status(Match.Status.LIVE, now=now, save=False)
@@ -310,30 +310,30 @@ def _maybe_kick_off(match: Match, now: datetime) -> None:
 def validate_action(match: Match, action_json: Any, side: str) -> Action:
     """The parsed action of ``side``; raises ``PlayError`` 400 (form) or 403 (another side)."""
     if not isinstance(action_json, dict):
-        raise PlayError(400, "malformed", "the action must be a JSON object", field="action")
+        raise PlayError(400, "malformed", _("the action must be a JSON object"), field="action")
     data = dict(action_json)
     given = data.get("side", side)
     if given not in SIDES:
-        raise PlayError(400, "malformed", "side must be 'home' or 'away'", field="action.side")
+        raise PlayError(400, "malformed", _("side must be 'home' or 'away'"), field="action.side")
     if given != side:
-        raise PlayError(403, "not_your_side", f"you play {side}, not {given}")
+        raise PlayError(403, "not_your_side", _("you play %(side)s, not %(given)s") % {"side": side, "given": given})
     data["side"] = side
     data.pop("t", None)  # the server keeps the clock
     if data.get("type") == "tick":
-        raise PlayError(400, "malformed", "a tick is the server's, not a player's", field="action.type")
+        raise PlayError(400, "malformed", _("a tick is the server's, not a player's"), field="action.type")
     try:
         action = parse_action(data, "action")
     except MalformedInput as exc:
         raise PlayError(400, "malformed", exc.problem, field=exc.field) from exc
     except (ValueError, OverflowError, TypeError) as exc:  # a value the parser could not convert
-        raise PlayError(400, "malformed", f"the action cannot be read: {exc}", field="action") from exc
+        raise PlayError(400, "malformed", _("the action cannot be read: %(reason)s") % {"reason": exc}, field="action") from exc
     if isinstance(action, Flick):
         limit = float(params_of(match).get("max_flick_speed_mm_s", 2500))
         if not 0 < action.speed_mm_s <= limit:
-            raise PlayError(400, "malformed", f"speed must be more than 0 and at most {limit:g} mm/s",
+            raise PlayError(400, "malformed", _("speed must be more than 0 and at most %(limit)g mm/s") % {"limit": limit},
                             field="action.speed_mm_s")
         if not math.isfinite(action.angle_deg) or abs(action.angle_deg) > 3600:
-            raise PlayError(400, "malformed", "angle must be in degrees", field="action.angle_deg")
+            raise PlayError(400, "malformed", _("angle must be in degrees"), field="action.angle_deg")
     return action
 
 
@@ -375,14 +375,14 @@ def submit_action(
     key = (idempotency_key or "").strip() or None
     if key is not None and (len(key) > MAX_KEY_LENGTH or not (key.isascii() and key.isprintable())):
         return Answer(400, {"error": "malformed", "field": "Idempotency-Key",
-                            "detail": f"an Idempotency-Key is 1 to {MAX_KEY_LENGTH} printable ASCII characters"})
+                            "detail": _("an Idempotency-Key is 1 to %(length)s printable ASCII characters") % {"length": MAX_KEY_LENGTH}})
     keyed = key is not None and user is not None and user.is_authenticated
     digest = request_hash(match_id=match_id, seq=seq, action_json=action_json) if keyed else ""
     try:
         with transaction.atomic():
             match = Match.objects.select_for_update().filter(pk=match_id).first()
             if match is None:
-                return Answer(404, {"error": "not_found", "detail": "no such match"})
+                return Answer(404, {"error": "not_found", "detail": _("no such match")})
             if keyed:
                 first = ActionRequest.objects.filter(user=user, key=key).first()
                 if first is not None:
@@ -412,17 +412,17 @@ def submit_action(
 def _submit_locked(match: Match, user, seq: Any, action_json: Any, now: datetime) -> Answer:
     side = side_of(match, user)
     if side is None:
-        raise PlayError(403, "not_a_player", "you do not play in this match")
+        raise PlayError(403, "not_a_player", _("you do not play in this match"))
     if isinstance(seq, bool) or not isinstance(seq, int):
-        raise PlayError(400, "malformed", "seq must be a whole number: the log's next sequence number", field="seq")
+        raise PlayError(400, "malformed", _("seq must be a whole number: the log's next sequence number"), field="seq")
     action = validate_action(match, action_json, side)
     if match.status != Match.Status.LIVE:
-        raise PlayError(409, "not_live", f"the match is {match.get_status_display().lower()}")
+        raise PlayError(409, "not_live", _("the match is %(status)s") % {"status": match.get_status_display().lower()})
     if seq != match.seq + 1:
-        raise PlayError(409, "stale", f"the next action is number {match.seq + 1}, not {seq}")
+        raise PlayError(409, "stale", _("the next action is number %(next)s, not %(seq)s") % {"next": match.seq + 1, "seq": seq})
     state = current_state(match)
     if state.to_move != side:
-        raise PlayError(403, "not_your_turn", f"it is {state.to_move}'s turn")
+        raise PlayError(403, "not_your_turn", _("it is %(side)s's turn") % {"side": state.to_move})
     t = round(max(clock_at(match, now), state.clock_s), 3)
     try:
         state, row = apply_to_match(match, state, action.at_time(t), side=side, by=user, now=now)

@@ -1,23 +1,8 @@
 /* The fixture's page: shows each player's check-in as it happens, and takes the players to the
  * table when the match kicks off (polls the match's feed every 2 s while it is not live).
- * Times marked data-local-time also get the reader's own time when their zone differs. */
+ * The reader's own time beside the kick-off: static/js/local-time.js, on every page. */
 (function () {
   "use strict";
-  document.querySelectorAll("time[data-local-time]").forEach(function (el) {
-    var when = new Date(el.getAttribute("datetime"));
-    if (isNaN(when)) return;
-    var shown = el.textContent;
-    var local = when.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short",
-                                                hour: "2-digit", minute: "2-digit"});
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    // the reader's own time only when their clock differs from the competition's at that moment
-    if (String(-when.getTimezoneOffset()) !== el.dataset.offset && shown.indexOf("(" + zone + ")") < 0) {
-      var mine = document.createElement("span");
-      mine.className = "small muted local-time";
-      mine.textContent = " · " + local + " (" + zone + ")";
-      el.after(mine);
-    }
-  });
   var card = document.getElementById("fixture-card");
   if (!card || !card.dataset.feed) return;
   var status = card.dataset.status;

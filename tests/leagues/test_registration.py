@@ -11,10 +11,10 @@ from django.test import Client
 from django.utils import timezone
 
 from leagues.models import ClubMembership, Competition, Entrant, Registration, SignUp
+from leagues.notifications.models import Kind, Notification
 from leagues.services import registration as reg
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.tokens import token_create
-from notifications.models import Kind, Notification
 from tests.conftest import _require_services
 from tests.leagues.factories import ClubFactory, PlayerFactory, UserFactory
 

@@ -7,9 +7,9 @@ from django.test import Client
 from django.utils import timezone
 
 from leagues.models import Competition, Placing, PlayerRating, SignUp
+from leagues.notifications.models import Notification
 from leagues.rankings import federation_ranking
 from leagues.services.ratings import ratings_stale
-from notifications.models import Notification
 
 
 @pytest.mark.django_db

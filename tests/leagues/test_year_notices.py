@@ -14,6 +14,9 @@ from aiosmtpd.controller import Controller
 from django.test import Client
 
 from leagues.models import ClubMembership, Competition, Fixture, Venue
+from leagues.notifications import tasks as notification_tasks
+from leagues.notifications.models import EmailStatus, Kind, Notification
+from leagues.notifications.services import choices_of
 from leagues.rankings import rating_of
 from leagues.services import notices
 from leagues.services import registration as reg
@@ -24,9 +27,6 @@ from leagues.services.results import decision_record, result_record
 from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from leagues.tasks import sweep as leagues_sweep
-from notifications import tasks as notification_tasks
-from notifications.models import EmailStatus, Kind, Notification
-from notifications.services import choices_of
 from tests.leagues.factories import ClubFactory, PlayerFactory, UserFactory
 
 

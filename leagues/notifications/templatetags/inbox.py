@@ -1,7 +1,7 @@
 """``{% inbox_unread %}``: how many unread notifications the signed-in user has (the nav's badge)."""
 from django import template
 
-from notifications.services import unread_count
+from leagues.notifications.services import unread_count
 
 register = template.Library()
 

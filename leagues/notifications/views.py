@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from notifications.forms import PreferencesForm
-from notifications.models import Kind, Notification
-from notifications.services import (
+from leagues.notifications.forms import PreferencesForm
+from leagues.notifications.models import Kind, Notification
+from leagues.notifications.services import (
     ALL,
     choices_of,
     mark_read,

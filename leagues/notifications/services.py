@@ -32,10 +32,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from notifications.models import EmailStatus, Kind, Notification, Preference
+from leagues.notifications.models import EmailStatus, Kind, Notification, Preference, Profile
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +58,43 @@ def muted() -> Iterator[None]:
         _muted.reset(token)
 
 
+def saved_language(user) -> str:
+    """The language ``user`` chose (a code of ``settings.LANGUAGES``), or "" when none, or for
+    an anonymous user (``Profile``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    cached = getattr(user, "_saved_language", None)
+    if cached is None:
+        cached = Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
+        if cached not in {code for code, _name in settings.LANGUAGES}:
+            cached = ""
+        user._saved_language = cached
+    return cached
+
+
+def save_language(user, code: str) -> None:
+    """Saves ``code`` as ``user``'s language. Raises ``ValueError`` for a code the site does not
+    speak."""
+    if code not in {c for c, _name in settings.LANGUAGES}:
+        raise ValueError(f"unknown language {code!r}")
+    Profile.objects.update_or_create(user=user, defaults={"language": code})
+    user._saved_language = code
+
+
+def language_of(user) -> str:
+    """The language to write to ``user`` in: their choice, else the site's ``LANGUAGE_CODE``."""
+    return saved_language(user) or settings.LANGUAGE_CODE
+
+
+@contextmanager
+def speaking_to(user) -> Iterator[str]:
+    """Inside, gettext and the date formats speak ``user``'s language (``language_of``): a
+    notification's subject and body are composed in it. Yields the code."""
+    language = language_of(user)
+    with translation.override(language):
+        yield language
+
+
 def choices_of(user) -> dict[str, tuple[bool, bool]]:
     """kind -> (inbox, email) as the user chose (both on without a choice)."""
     chosen = {p.kind: (p.inbox, p.email) for p in Preference.objects.filter(user=user)}
@@ -68,8 +105,8 @@ def notify(*, user, kind: str, subject: str, body: str, url: str = "", key: str 
            now: datetime | None = None) -> Notification | None:
     """Writes a notification for ``user`` in the caller's transaction, and sends its e-mail
     after commit. Returns ``None`` when ``key`` was announced already, for no user, or inside
-    ``muted()``. Raises
-    ``ValueError`` for an unknown ``kind``."""
+    ``muted()``. The subject and body are in the active language, which the row records
+    (compose them inside ``speaking_to(user)``). Raises ``ValueError`` for an unknown ``kind``."""
     if kind not in Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
     if user is None or not user.is_active or _muted.get():
@@ -84,6 +121,7 @@ def notify(*, user, kind: str, subject: str, body: str, url: str = "", key: str 
                 user=user, kind=kind, subject=subject[:200], body=body[:4000], url=url[:300], key=key or None,
                 created_at=now or timezone.now(), in_inbox=inbox, email_to=user.email if wants_email else "",
                 email_status=EmailStatus.PENDING if wants_email else EmailStatus.SKIPPED,
+                language=translation.get_language() or settings.LANGUAGE_CODE,
             )
     except IntegrityError:
         return None  # the same key, written at the same moment by another transaction
@@ -138,7 +176,13 @@ def mark_read(*, user, ids: list[int] | None = None, now: datetime | None = None
 
 
 def email_message(notification: Notification) -> EmailMessage:
-    """The e-mail of a notification, with its unsubscribe links."""
+    """The e-mail of a notification, with its unsubscribe links, in the language its subject and
+    body were written in."""
+    with translation.override(notification.written_in):
+        return _email_message(notification)
+
+
+def _email_message(notification: Notification) -> EmailMessage:
     kind_link = site_url(reverse("notifications:unsubscribe", args=[
         unsubscribe_token(user=notification.user, kind=notification.kind)]))
     all_link = site_url(reverse("notifications:unsubscribe", args=[

@@ -10,9 +10,9 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from leagues.notifications import services, tasks
+from leagues.notifications.models import EmailStatus, Kind, Notification, Preference
 from leagues.services.tokens import token_create
-from notifications import services, tasks
-from notifications.models import EmailStatus, Kind, Notification, Preference
 from tests.leagues.factories import UserFactory
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from notifications import services
+from leagues.notifications import services
 
 RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": True, "max_retries": 8}

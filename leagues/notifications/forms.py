@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django import forms
 
-from notifications.models import Kind
+from leagues.notifications.models import Kind
 
 
 class PreferencesForm(forms.Form):

@@ -5,7 +5,8 @@ from django.apps import AppConfig
 
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
-    name = "notifications"
+    name = "leagues.notifications"
+    label = "notifications"  # the tables, migrations and task names keep it
     verbose_name = "Notifications"
 
     def ready(self) -> None:

@@ -8,8 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from notifications.models import Kind, Notification
-from notifications.services import choices_of, mark_read, preferences_set
+from leagues.notifications.models import Kind, Notification
+from leagues.notifications.services import choices_of, mark_read, preferences_set
 
 
 class NotificationSerializer(serializers.ModelSerializer):

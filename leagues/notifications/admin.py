@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import Notification, Preference
+from leagues.notifications.models import Notification, Preference, Profile
 
 
 @admin.register(Notification)
@@ -17,3 +17,10 @@ class NotificationAdmin(admin.ModelAdmin):
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
     list_display = ["user", "kind", "inbox", "email"]
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username"]

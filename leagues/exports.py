@@ -1,0 +1,148 @@
+"""A competition's standings, fixtures and results as tables to take away (CSV and XLSX, by
+tablib), and the fixtures of a round for its printable sheet.
+
+- ``standings_dataset``: the stored standings, one row per entrant and group, in the columns of
+  ``manage.py standings --json`` (COMPETITIONS.md §7) with ``group`` first and ``club`` added.
+- ``fixtures_dataset``: every fixture but the byes, with its kick-off in the competition's zone
+  (ISO 8601 with its offset), venue, status and official score.
+- ``results_dataset``: the official results in exactly the columns of the results import
+  (COMPETITIONS.md §6, ``leagues.services.imports``): a file exported from one competition
+  imports into a fresh one and gives the same standings. ``home_goals``/``away_goals`` are the
+  goals at the table (for a disqualification, the score when it happened), as the import takes
+  them; it applies §4 again. A third-place match is given its label as its round, so that the
+  import knows it (its two entrants lost the round before).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import tablib
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.models import Competition, Fixture, Outcome, Round, Stage, Standing
+from leagues.selectors import is_third_place
+from leagues.services.imports import OPTIONAL, REQUIRED
+
+RESULT_COLUMNS = (*REQUIRED, *OPTIONAL)
+STANDINGS_COLUMNS = ("group", "position", "entrant", "club", "played", "won", "drawn", "lost", "goals_for",
+                     "goals_against", "goal_difference", "points", "tiebreak")
+FIXTURES_COLUMNS = ("id", "stage", "group", "round", "date", "kickoff", "time_zone", "home", "away", "venue",
+                    "status", "home_goals", "away_goals")
+FORMATS = {
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
+}
+DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
+
+
+def _fixtures(competition: Competition) -> QuerySet[Fixture]:
+    return (Fixture.objects.filter(competition=competition)
+            .select_related("round__stage", "group", "home", "away", "result")
+            .order_by("round__stage__order", "round__number", "group__name", "position", "pk"))
+
+
+def _kickoff(fixture: Fixture, competition: Competition) -> str:
+    if fixture.kickoff_at is None:
+        return ""
+    return timezone.localtime(fixture.kickoff_at, competition.zone).isoformat(timespec="minutes")
+
+
+def _round_label(fixture: Fixture) -> str:
+    """The round as the import reads it: its number in a league or group stage; in a knockout,
+    its name (the third-place match: its label)."""
+    rnd = fixture.round
+    if rnd.stage.kind != Stage.Kind.KNOCKOUT:
+        return str(rnd.number)
+    if is_third_place(fixture) and fixture.label:
+        return fixture.label
+    return rnd.name or str(rnd.number)
+
+
+def standings_dataset(competition: Competition) -> tablib.Dataset:
+    data = tablib.Dataset(headers=list(STANDINGS_COLUMNS), title=_("Standings"))
+    rows = (Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
+            .order_by("group__name", "position", "entrant__name"))
+    for row in rows:
+        data.append([
+            row.group.name if row.group_id else "", f"{row.position}{'=' if row.shared else ''}",
+            row.entrant.name, row.entrant.club.name if row.entrant.club_id else "",
+            row.played, row.won, row.drawn, row.lost, row.goals_for, row.goals_against,
+            row.goal_difference, row.points, row.tiebreak,
+        ])
+    return data
+
+
+def fixtures_dataset(competition: Competition) -> tablib.Dataset:
+    data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
+    for fixture in _fixtures(competition).exclude(status=Fixture.Status.BYE):
+        result = getattr(fixture, "result", None) if fixture.status in DONE else None
+        data.append([
+            fixture.pk, fixture.round.stage.name, fixture.group.name if fixture.group_id else "",
+            _round_label(fixture), fixture.date.isoformat() if fixture.date else "",
+            _kickoff(fixture, competition), competition.time_zone,
+            fixture.home.name if fixture.home_id else "", fixture.away.name if fixture.away_id else "",
+            fixture.effective_venue, fixture.status,
+            result.home_goals if result else "", result.away_goals if result else "",
+        ])
+    return data
+
+
+def _blank(value: int | None) -> int | str:
+    return "" if value is None else value
+
+
+def results_dataset(competition: Competition) -> tablib.Dataset:
+    """The official results (played and walkovers; not byes, which the import does not take)."""
+    data = tablib.Dataset(headers=list(RESULT_COLUMNS), title=_("Results"))
+    fixtures = _fixtures(competition).filter(status__in=DONE, result__isnull=False, home__isnull=False,
+                                             away__isnull=False).exclude(result__outcome=Outcome.BYE)
+    for fixture in fixtures:
+        result = fixture.result
+        values = {
+            "home": fixture.home.name, "away": fixture.away.name,
+            "home_goals": result.table_home_goals, "away_goals": result.table_away_goals,
+            "stage": fixture.round.stage.name, "group": fixture.group.name if fixture.group_id else "",
+            "round": _round_label(fixture), "date": fixture.date.isoformat() if fixture.date else "",
+            "outcome": result.outcome, "outcome_side": result.outcome_side,
+            "home_et_goals": result.home_et_goals, "away_et_goals": result.away_et_goals,
+            "home_shootout": _blank(result.home_shootout), "away_shootout": _blank(result.away_shootout),
+            "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
+        }
+        data.append([values[column] for column in RESULT_COLUMNS])
+    return data
+
+
+DATASETS = {"standings": standings_dataset, "fixtures": fixtures_dataset, "results": results_dataset}
+
+
+def export(competition: Competition, what: str, fmt: str) -> bytes:
+    """``what`` (standings, fixtures, results) of ``competition`` as ``fmt`` (csv, xlsx) bytes.
+    Raises ``KeyError`` for another ``what`` or ``fmt``."""
+    data = DATASETS[what](competition)
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
+    if fmt == "csv":
+        return data.export("csv", lineterminator="\n").encode("utf-8")
+    return data.export("xlsx")
+
+
+@dataclass
+class RoundSheet:
+    """One round's printable sheet: its fixtures (byes apart) and the day it is played."""
+
+    round: Round
+    fixtures: list[Fixture]
+    byes: list[Fixture]
+    day: date | None
+
+
+def round_sheet(competition: Competition, rnd: Round) -> RoundSheet:
+    fixtures = list(_fixtures(competition).filter(round=rnd).select_related("home__club", "away__club"))
+    playing = [f for f in fixtures if f.status != Fixture.Status.BYE]
+    days = sorted({timezone.localtime(f.kickoff_at, competition.zone).date() if f.kickoff_at else f.date
+                   for f in playing if f.kickoff_at or f.date})
+    return RoundSheet(round=rnd, fixtures=playing, byes=[f for f in fixtures if f.status == Fixture.Status.BYE],
+                      day=days[0] if days else rnd.date)

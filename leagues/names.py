@@ -1,0 +1,97 @@
+"""The names the site gives stages, rounds and knockout fixtures, in the reader's language.
+
+The fixture generator stores them in English (``leagues.services.fixtures``,
+``leagues.scheduling.knockout_round_names``): "League", "Groups", "Knockout", "Round 3",
+"Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third-place match". They are data
+(the API, the imports and the exports read them as stored); a page shows them through
+``shown(name)``, which translates the ones the site made and leaves a name an organiser typed
+as it is.
+"""
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from leagues.ranking import CRITERIA
+
+_ROUND = re.compile(r"^Round (\d+)$")
+_ROUND_OF = re.compile(r"^Round of (\d+)$")
+
+
+def _fixed() -> dict[str, str]:
+    return {
+        "League": pgettext("stage", "League"),
+        "Groups": pgettext("stage", "Groups"),
+        "Knockout": pgettext("stage", "Knockout"),
+        "Quarter-finals": _("Quarter-finals"),
+        "Semi-finals": _("Semi-finals"),
+        "Final": _("Final"),
+        "Third-place match": _("Third-place match"),
+    }
+
+
+def shown(name: object) -> str:
+    """``name`` (a str, or a round: its ``str``) in the active language when the site made it;
+    any other name unchanged. ``None`` and "" give ""."""
+    if name is None:
+        return ""
+    text = str(name)
+    fixed = _fixed().get(text)
+    if fixed is not None:
+        return fixed
+    if match := _ROUND.match(text):
+        return _("Round %(number)s") % {"number": match.group(1)}
+    if match := _ROUND_OF.match(text):
+        return _("Round of %(entrants)s") % {"entrants": match.group(1)}
+    return text
+
+
+def _criteria() -> dict[str, str]:
+    """Each tie-break criterion's name (``leagues.ranking.CRITERIA``), by its key."""
+    return {
+        "points": _("points"), "wins": _("wins"), "goal_difference": _("goal difference"),
+        "goals_for": _("goals scored"), "goals_against": _("goals conceded"),
+        "h2h_points": _("head-to-head points"), "h2h_goal_difference": _("head-to-head goal difference"),
+        "h2h_goals_for": _("head-to-head goals scored"),
+        "h2h_reapply": _("head-to-head re-applied to those still level"),
+        "discipline": _("discipline"), "lots": _("drawing of lots"),
+    }
+
+
+def criterion_shown(criterion) -> str:
+    """A tie-break criterion's name (a ``Criterion``, or its key) in the active language."""
+    key = getattr(criterion, "key", criterion)
+    return _criteria().get(str(key), getattr(criterion, "name", str(criterion)))
+
+
+_TIEBREAK = re.compile(
+    r"^level on (?P<points>-?\d+) points? with (?P<other>.+?); (?:(?P<none>not separated by the criteria)"
+    r"|(?P<lots>ahead on the drawing of lots)|ahead on (?P<criterion>[a-z -]+?), (?P<mine>\S+) against "
+    r"(?P<theirs>\S+))$"
+)
+
+
+def tiebreak_shown(note: str) -> str:
+    """The note a standings row keeps on why it stands above the next row level on points
+    (``leagues.ranking``: "level on 6 points with Ana (Club); ahead on goal difference, +3
+    against +2"), in the active language; a note of another shape unchanged."""
+    match = _TIEBREAK.match(note or "")
+    if match is None:
+        return note or ""
+    points = int(match["points"])
+    values = {"other": match["other"], "points": points}
+    if match["none"]:
+        return ngettext("level on %(points)s point with %(other)s; not separated by the criteria",
+                        "level on %(points)s points with %(other)s; not separated by the criteria",
+                        points) % values
+    if match["lots"]:
+        return ngettext("level on %(points)s point with %(other)s; ahead on the drawing of lots",
+                        "level on %(points)s points with %(other)s; ahead on the drawing of lots",
+                        points) % values
+    key = next((c.key for c in CRITERIA.values() if c.name == match["criterion"]), match["criterion"])
+    values.update(criterion=criterion_shown(key), mine=match["mine"], theirs=match["theirs"])
+    return ngettext("level on %(points)s point with %(other)s; ahead on %(criterion)s, %(mine)s against %(theirs)s",
+                    "level on %(points)s points with %(other)s; ahead on %(criterion)s, %(mine)s against %(theirs)s",
+                    points) % values

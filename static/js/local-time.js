@@ -1,0 +1,29 @@
+/* Every page: a kick-off shown in its competition's time zone (a <time data-local-time> with
+ * the zone's offset at that moment in data-offset, in minutes) also gets the reader's own time,
+ * from the browser's zone, when the reader's clock differs from the competition's then.
+ * data-local-time="title" (a narrow place): the reader's time goes to the title instead.
+ * Written in the page's language (<html lang>). */
+(function () {
+  "use strict";
+  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  var lang = document.documentElement.lang || undefined;  // the page's language, as the rest of it
+  document.querySelectorAll("time[data-local-time]").forEach(function (el) {
+    if (el.dataset.localDone) return;
+    el.dataset.localDone = "1";
+    var when = new Date(el.getAttribute("datetime"));
+    if (isNaN(when)) return;
+    if (String(-when.getTimezoneOffset()) === el.dataset.offset) return;
+    var local = when.toLocaleString(lang, {weekday: "short", day: "numeric", month: "short",
+                                           hour: "2-digit", minute: "2-digit", hourCycle: "h23"});
+    var text = local + " (" + zone + ")";
+    if (el.dataset.localTime === "title") {
+      el.title = (el.title ? el.title + " · " : "") + text;
+      el.classList.add("has-local-time");
+      return;
+    }
+    var mine = document.createElement("span");
+    mine.className = "small muted local-time";
+    mine.textContent = " · " + text;
+    el.after(mine);
+  });
+})();

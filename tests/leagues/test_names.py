@@ -1,0 +1,53 @@
+"""The names and notes the site makes in English are shown in the reader's language
+(``leagues.names``): the generated round, stage and label names, the criteria, and the
+standings' tie-break notes, whose every shape ``leagues.ranking`` writes is recognised."""
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from leagues import names
+from leagues.ranking import CRITERIA, MatchLine, rank
+from leagues.scheduling import knockout_round_names
+from tests.i18n.catalogues import entries
+
+
+def _notes(results, criteria):
+    ranking = rank(results, criteria, entrants={1: "Ana (Club; A)", 2: "Bea", 3: "Caio"}, seed=7)
+    return [row.tiebreak for row in ranking.rows if row.tiebreak]
+
+
+@pytest.mark.parametrize(("results", "criteria"), [
+    # level on points, separated by goal difference
+    ([MatchLine(1, 2, 3, 0), MatchLine(2, 3, 1, 0), MatchLine(3, 1, 1, 0)], ["points", "goal_difference"]),
+    # level on everything: the drawing of lots
+    ([MatchLine(1, 2, 1, 1), MatchLine(2, 3, 1, 1), MatchLine(3, 1, 1, 1)], ["points", "lots"]),
+    # level, and a custom list without lots cannot separate them
+    ([MatchLine(1, 2, 1, 1), MatchLine(2, 3, 1, 1), MatchLine(3, 1, 1, 1)], ["points", "goals_for"]),
+    # one point each: the singular
+    ([MatchLine(1, 2, 0, 0), MatchLine(3, None)], ["points", "goal_difference"]),
+])
+def test_every_tiebreak_note_the_ranking_writes_is_recognised(results, criteria):
+    notes = _notes(results, criteria)
+    assert notes
+    for note in notes:
+        assert names._TIEBREAK.match(note), note
+        with translation.override("en"):
+            assert names.tiebreak_shown(note) == note  # English: the same words, rebuilt
+
+
+def test_a_note_of_another_shape_and_a_typed_name_are_left_as_they_are():
+    assert names.tiebreak_shown("decided by the federation") == "decided by the federation"
+    assert names.tiebreak_shown("") == ""
+    assert names.shown("Jornada 3") == "Jornada 3"
+    assert names.shown(None) == ""
+
+
+def test_the_generated_names_and_criteria_are_rebuilt_in_english_and_are_msgids():
+    generated = ["League", "Groups", "Knockout", "Round 3", "Third-place match", *knockout_round_names(5)]
+    with translation.override("en"):
+        assert [names.shown(n) for n in generated] == generated
+        assert {names.criterion_shown(c) for c in CRITERIA.values()} == {c.name for c in CRITERIA.values()}
+    msgids = {e.msgid for e in entries("es")}
+    assert {"Round %(number)s", "Round of %(entrants)s", "Quarter-finals", "Semi-finals", "Final"} <= msgids
+    assert {c.name for c in CRITERIA.values()} <= msgids
