@@ -32,6 +32,7 @@ from leagues.forms import (
 from leagues.models import Competition, Fixture, Result, Round
 from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.selectors import is_third_place
 from leagues.services import online as fixture_online
 from leagues.services.locks import Busy
 from leagues.services.results import (
@@ -39,6 +40,7 @@ from leagues.services.results import (
     decision_record,
     match_annul_decision,
     result_record,
+    result_token,
 )
 from leagues.services.schedule import fixture_reschedule, round_reschedule
 from matches import selectors as match_selectors
@@ -89,11 +91,13 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
         "goals": match_selectors.goals(match) if match and match.seq else [],
+        "third_place_alone": (fixture.home or fixture.away) if fixture.status == Fixture.Status.CANCELLED
+        and bool(fixture.home_id) != bool(fixture.away_id) and is_third_place(fixture) else None,
     }
     if manage:
         context.update({
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
-            "decision_form": DecisionForm(),
+            "decision_form": DecisionForm(fixture=fixture),
             "annul_form": AnnulMatchForm(),
             "reschedule_form": RescheduleForm(zone=competition.zone, initial={
                 "kickoff": timezone.localtime(fixture.kickoff_at, competition.zone).replace(tzinfo=None)
@@ -138,7 +142,8 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             "home_shootout": result.home_shootout, "away_shootout": result.away_shootout,
             "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
         }
-    initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id)
+    initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id,
+                   previous=result_token(result))
     form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     cascade_needed = None
     if request.method == "POST" and form.is_valid():
@@ -147,7 +152,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
         except ResultError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except ResultConflict as exc:
-            if exc.code == "entrants_changed":  # show the form again for the fixture as it is now
+            if exc.code in ("entrants_changed", "result_changed"):  # the form again, for the fixture as it is now
                 messages.error(request, exc.detail)
                 return redirect("site:record-result", pk=fixture.pk)
             form.add_error(None, exc.detail)
@@ -177,7 +182,7 @@ def _post_decision(request: HttpRequest, pk: int, form_class, action, success: s
     except (ResultError, ResultConflict, PlayError, Busy) as exc:
         messages.error(request, _refusal_message(exc))
         if isinstance(exc, ResultConflict) and exc.code == "played_on":
-            messages.info(request, _("To go ahead, tick \u201ccascade\u201d and send it again."))
+            messages.info(request, _("To go ahead, tick “cascade” and send it again."))
     else:
         messages.success(request, success)
     return redirect("site:fixture", pk=pk)
@@ -189,6 +194,7 @@ def fixture_decision(request: HttpRequest, pk: int) -> HttpResponse:
     return _post_decision(request, pk, DecisionForm, lambda fixture, data: decision_record(
         fixture=fixture, decided_by=request.user, cascade=bool(request.POST.get("cascade")),
         outcome=data["outcome"], outcome_side=data["outcome_side"], reason=data["reason"],
+        expected_entrants=data["expected_entrants"],
     ), _("The decision is recorded; it is now the official result."))
 
 
@@ -212,7 +218,7 @@ def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],
                            reason=form.cleaned_data["reason"], by=request.user)
-    except PlayError as exc:
+    except (PlayError, Busy) as exc:
         messages.error(request, exc.detail)
     else:
         messages.success(request, _("The kick-off is moved."))
@@ -235,8 +241,12 @@ def round_reschedule_view(request: HttpRequest, slug: str) -> HttpResponse:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
     else:
-        moved = round_reschedule(round=form.cleaned_data["round"], kickoff_at=form.cleaned_data["kickoff"],
-                                 reason=form.cleaned_data["reason"], by=request.user)
-        messages.success(request, _("%(count)s fixture(s) of %(round)s moved.")
-                         % {"count": len(moved), "round": form.cleaned_data["round"]})
+        try:
+            moved = round_reschedule(round=form.cleaned_data["round"], kickoff_at=form.cleaned_data["kickoff"],
+                                     reason=form.cleaned_data["reason"], by=request.user)
+        except (PlayError, Busy) as exc:
+            messages.error(request, _("The round keeps its kick-off: %(reason)s.") % {"reason": exc.detail})
+        else:
+            messages.success(request, _("%(count)s fixture(s) of %(round)s moved.")
+                             % {"count": len(moved), "round": form.cleaned_data["round"]})
     return redirect("site:manage-competition", slug=slug)

@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from leagues import names
 from leagues.models import (
     FIXED_AFTER_DRAW,
     Club,
@@ -196,11 +197,15 @@ class ResultForm(forms.Form):
     # the entrants the form was shown for: a result is refused when they have changed since
     home_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
     away_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # the result the form was opened on ("": none): refused when another was recorded since
+    previous = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()
         expected = (data.pop("home_entrant", None), data.pop("away_entrant", None))
         data["expected_entrants"] = expected if expected != (None, None) else None
+        previous = data.pop("previous", None)
+        data["expected_previous"] = previous if "previous" in self.data else None
         for name in ("home_et_goals", "away_et_goals", "home_discipline", "away_discipline"):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
@@ -224,12 +229,38 @@ class DecisionForm(forms.Form):
     outcome_side = forms.ChoiceField(label=_("Against"), choices=Side.choices)
     reason = forms.CharField(max_length=1000, label=_("Reason"), help_text=_("Shown on the fixture's page."))
     cascade = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # the entrants the form was shown for: a decision is refused when they have changed since
+    home_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    away_entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, fixture=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if fixture is not None and fixture.home_id and fixture.away_id:  # "Home (Ana Ferreira)": no guessing
+            self.fields["outcome_side"].choices = [
+                (Side.HOME, _("Home (%(entrant)s)") % {"entrant": fixture.home.name}),
+                (Side.AWAY, _("Away (%(entrant)s)") % {"entrant": fixture.away.name}),
+                (Side.BOTH, _("Both (a double no-show)")),
+            ]
+            self.initial.update(home_entrant=fixture.home_id, away_entrant=fixture.away_id)
 
     def clean(self):
         data = super().clean()
+        expected = (data.pop("home_entrant", None), data.pop("away_entrant", None))
+        data["expected_entrants"] = expected if expected != (None, None) else None
         if data.get("outcome") == Outcome.DISQUALIFICATION and data.get("outcome_side") == Side.BOTH:
             self.add_error("outcome_side", _("A disqualification is of one side."))
         return data
+
+
+class WithdrawForm(forms.Form):
+    """The confirmation of a withdrawal (the competition's policy applies)."""
+
+    reason = forms.CharField(max_length=1000, required=False, label=_("Reason (kept in the history)"),
+                             help_text=_("Empty: \u201c%(entrant)s withdrew.\u201d"))
+
+    def __init__(self, *args, entrant, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = self.fields["reason"].help_text % {"entrant": entrant.name}
 
 
 class AnnulMatchForm(forms.Form):
@@ -266,4 +297,5 @@ class RoundRescheduleForm(RescheduleForm):
     def __init__(self, *args, rounds, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = rounds
+        self.fields["round"].label_from_instance = names.shown  # "Round 5" in the reader's language
         self.order_fields(["round", "kickoff", "reason"])

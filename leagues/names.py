@@ -25,6 +25,7 @@ def _fixed() -> dict[str, str]:
         "League": pgettext("stage", "League"),
         "Groups": pgettext("stage", "Groups"),
         "Knockout": pgettext("stage", "Knockout"),
+        "Round of 16": _("Round of 16"),
         "Quarter-finals": _("Quarter-finals"),
         "Semi-finals": _("Semi-finals"),
         "Final": _("Final"),

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,7 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.fixture_views import round_reschedule_form
-from leagues.forms import CompetitionForm, EntrantForm
+from leagues.forms import CompetitionForm, EntrantForm, WithdrawForm
 from leagues.models import (
     Club,
     ClubMembership,
@@ -35,9 +36,16 @@ from leagues.permissions import (
 from leagues.ranking import CRITERIA
 from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
 from leagues.services import competitions
-from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
+from leagues.services.entrants import (
+    EntrantError,
+    entrant_add,
+    entrant_remove,
+    entrant_withdraw,
+    withdrawal_preview,
+)
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
+from leagues.services.online import CHECKIN_SETTINGS, checkin_windows_follow
 from leagues.services.results import ResultConflict
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
@@ -147,6 +155,9 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if not rounds or rounds[-1]["round"].pk != fixture.round_id:
             rounds.append({"round": fixture.round, "fixtures": []})
         rounds[-1]["fixtures"].append(fixture)
+    for r in rounds:  # a round's dates are its fixtures' (they follow every reschedule), else the planned one
+        dates = sorted({f.date for f in r["fixtures"] if f.date and f.status != Fixture.Status.BYE})
+        r["first"], r["last"] = (dates[0], dates[-1]) if dates else (r["round"].date, r["round"].date)
     columns, extra = bracket_columns(competition)
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
@@ -304,7 +315,10 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     form = CompetitionForm(request.POST if request.method == "POST" else None, instance=competition)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        with transaction.atomic():
+            form.save()
+            if CHECKIN_SETTINGS & set(form.changed_data):
+                checkin_windows_follow(competition=competition)
         messages.success(request, _("The settings are saved."))
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": competition})
@@ -377,19 +391,27 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """A withdrawal in two steps: the page says what it would make official (a dry run of the
+    withdrawal), then the organiser confirms it, with a reason kept in the history."""
     competition = _managed_or_403(request, slug)
     entrant = get_object_or_404(Entrant, pk=entrant_id, competition=competition)
+    confirmed = request.method == "POST" and request.POST.get("confirm")
+    form = WithdrawForm(request.POST if confirmed else None, entrant=entrant)
     try:
-        entrant_withdraw(entrant=entrant, by=request.user)
+        if confirmed and form.is_valid():
+            entrant_withdraw(entrant=entrant, by=request.user, reason=form.cleaned_data["reason"])
+            messages.success(request, _("%(entrant)s is withdrawn (%(policy)s).") % {
+                "entrant": entrant, "policy": competition.get_withdrawal_policy_display().lower()})
+            return redirect("site:manage-competition", slug=competition.slug)
+        changes = withdrawal_preview(entrant=entrant)
     except EntrantError as exc:
         messages.error(request, str(exc))
     except (ResultConflict, Busy) as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, _("%(entrant)s is withdrawn (%(policy)s).") % {
-            "entrant": entrant, "policy": competition.get_withdrawal_policy_display().lower()})
+        return render(request, "leagues/manage/withdraw_confirm.html", {
+            "competition": competition, "entrant": entrant, "form": form, "changes": changes})
     return redirect("site:manage-competition", slug=competition.slug)
 
 

@@ -416,7 +416,7 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "may_not_play": _("Button {piece} may not play this turn."),
         },
         "conn": {"ok": _("● live"), "bad": _("● reconnecting…")},
-        "replay": {"play": _("Play"), "pause": _("Pause"), "none": _("none")},
+        "replay": {"play": pgettext("a replay", "Play"), "pause": _("Pause"), "none": _("none")},
         "rule_link": _("The rule: {rule}"),
         "speed": _("{speed} mm/s"),
     }

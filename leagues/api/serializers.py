@@ -473,13 +473,26 @@ class DecisionSerializer(serializers.Serializer):
                                                      "or the side disqualified.")
     reason = serializers.CharField(max_length=1000, help_text="Why; kept with the result and shown on the fixture.")
     cascade = serializers.BooleanField(default=False)
+    home = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The home entrant's id you saw; when the fixture's entrants have "
+                                              "changed since, the decision is refused (409 entrants_changed).")
+    away = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**62,
+                                    help_text="The away entrant's id you saw (with home).")
 
     def validate(self, attrs):
+        if "home" in attrs or "away" in attrs:
+            attrs["expected_entrants"] = (attrs.pop("home", None), attrs.pop("away", None))
         if attrs["outcome"] == Outcome.DISQUALIFICATION and attrs["outcome_side"] == Side.BOTH:
             raise serializers.ValidationError({"outcome_side": ["a disqualification is of one side"]})
         if not attrs["reason"].strip():
             raise serializers.ValidationError({"reason": ["give the reason for this decision"]})
         return attrs
+
+
+class EntrantWithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="",
+                                   help_text="Why (kept with the walkovers it makes and in the history); empty: "
+                                             "\"<entrant> withdrew.\"")
 
 
 class AnnulMatchSerializer(serializers.Serializer):
@@ -517,12 +530,6 @@ class FixtureChangeSerializer(serializers.ModelSerializer):
         model = FixtureChange
         fields = ["id", "kind", "at", "by", "reason", "before", "after"]
         read_only_fields = fields
-
-
-class WithdrawSerializer(serializers.Serializer):
-    """No body is needed; ``confirm`` guards against a stray request."""
-
-    confirm = serializers.BooleanField(default=True)
 
 
 # --- Standings, bracket -------------------------------------------------------------------------

@@ -185,7 +185,9 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
     def perform_update(self, serializer):
         try:
             with transaction.atomic():
-                serializer.save()
+                competition = serializer.save()
+                if fixture_online.CHECKIN_SETTINGS & set(serializer.validated_data):
+                    fixture_online.checkin_windows_follow(competition=competition)
         except IntegrityError as exc:  # a constraint the validation did not foresee
             raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
 
@@ -312,12 +314,14 @@ class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
             entrant_remove(entrant=instance)
 
     @extend_schema(summary="Withdraw an entrant; the competition's withdrawal policy applies",
-                   request=None, responses=serializers.EntrantSerializer)
+                   request=serializers.EntrantWithdrawSerializer, responses=serializers.EntrantSerializer)
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         entrant = self.get_object()
+        body = serializers.EntrantWithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
         with user_errors("withdrawn_at"):
-            entrant = entrant_withdraw(entrant=entrant, by=request.user)
+            entrant = entrant_withdraw(entrant=entrant, by=request.user, reason=body.validated_data["reason"])
         entrant.refresh_from_db()
         return Response(self.get_serializer(entrant).data)
 

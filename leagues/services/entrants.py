@@ -134,6 +134,37 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
     return entrant
 
 
+def withdrawal_preview(*, entrant: Entrant, now: datetime | None = None) -> list[dict]:
+    """What withdrawing ``entrant`` now would change, without changing it: the withdrawal is run
+    and rolled back, and each history entry it would write is returned as ``{"fixture": str,
+    "kind": str (FixtureChange.Kind), "before": str, "after": str}`` (results as text, e.g.
+    "0-2 (walkover)"). Raises as ``entrant_withdraw``."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        savepoint = transaction.savepoint()
+        try:
+            entrant_withdraw(entrant=Entrant.objects.get(pk=entrant.pk), now=now)
+            return [
+                {"fixture": f"{change.fixture.round} · {change.fixture.label or ''}".rstrip(" ·"),
+                 "kind": change.get_kind_display(), "before": _state_text(change.before),
+                 "after": _state_text(change.after)}
+                for change in FixtureChange.objects.filter(fixture__competition_id=entrant.competition_id, at=now)
+                .select_related("fixture__round").order_by("fixture__round__stage__order", "fixture__round__number",
+                                                           "fixture__position", "pk")
+            ]
+        finally:
+            transaction.savepoint_rollback(savepoint)
+
+
+def _state_text(state: dict) -> str:
+    pairing = f"{state.get('home') or '?'} v {state.get('away') or '?'}" if state.get("home") or state.get("away") else "—"
+    result = (state.get("result") or {}).get("text")
+    status = state.get("status") or ""
+    if result:
+        return f"{pairing} {result}"
+    return f"{pairing} ({Fixture.Status(status).label.lower()})" if status in Fixture.Status.values else pairing
+
+
 def _won_by_a_withdrawal(fixture: Fixture, entrant: Entrant) -> bool:
     """Whether ``entrant`` went through ``fixture`` only because its opponent withdrew, and has not
     played on since: its withdrawal makes the fixture a double walkover."""

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, Fixture, Venue
@@ -34,6 +35,8 @@ from matches.models import Match
 from matches.services import online
 from matches.services.play import PlayError
 from matches.services.referee import competition_params
+
+CHECKIN_SETTINGS = {"checkin_opens_minutes", "checkin_grace_minutes"}  # a change moves the windows set up
 
 
 def user_of(entrant: Entrant | None):
@@ -74,8 +77,9 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
                                                 "time: the organisers set a new kick-off"))
     opens, closes = fixture.checkin_opens_at, fixture.checkin_closes_at
     if now < opens:
-        return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s")
-                         % {"when": notices.when(opens, fixture.competition)}, opens_at=opens.isoformat())
+        when = date_format(timezone.localtime(opens, fixture.competition.zone), "D j M Y, H:i")  # as the kick-off
+        return PlayError(409, "checkin_not_open", _("check-in opens at %(when)s (%(zone)s)")
+                         % {"when": when, "zone": fixture.competition.time_zone}, opens_at=opens.isoformat())
     if now >= closes:
         return PlayError(409, "checkin_closed", _("check-in has closed"))
     return None
@@ -166,6 +170,23 @@ def fixture_match_setup(*, fixture: Fixture, computer_sides: tuple[str, ...] = (
         if refusal is not None:
             raise refusal
         return fixture_match(fixture=fixture, now=now, computer_sides=computer_sides)
+
+
+def checkin_windows_follow(*, competition: Competition, now: datetime | None = None) -> int:
+    """After the organisers change ``checkin_opens_minutes`` or ``checkin_grace_minutes``: the
+    online matches set up for the competition's open fixtures, not yet kicked off, take the new
+    windows (``matches.services.online.match_checkin_window_set``: never shortened under a
+    player already checked in). Returns how many matches were looked at."""
+    now = now or timezone.now()
+    fixtures = (Fixture.objects.filter(competition=competition, status__in=Fixture.OPEN,
+                                       match__status__in=(Match.Status.SCHEDULED, Match.Status.CHECKED_IN))
+                .select_related("competition"))
+    count = 0
+    for fixture in fixtures:
+        online.match_checkin_window_set(match_id=fixture.match_id, opens_at=fixture.checkin_opens_at,
+                                        deadline_at=fixture.checkin_closes_at, now=now)
+        count += 1
+    return count
 
 
 def no_shows_due(now: datetime, *, limit: int = 500) -> list[Fixture]:

@@ -261,6 +261,7 @@ def result_record(
     reason: str = "",
     source: str = Result.Source.TABLE,
     expected_entrants: tuple[int | None, int | None] | None = None,
+    expected_previous: str | None = None,
     now: datetime | None = None,
 ) -> Result:
     """Records (or corrects) the result of ``fixture`` as played at a real table: a score, a
@@ -270,8 +271,9 @@ def result_record(
     Raises ``ResultError`` (400, the field named) for a result that cannot be official or a
     fixture that takes none (``fixture``: without both entrants, a bye, cancelled), and
     ``ResultConflict`` (409) for a fixture whose online match has started, whose winner has
-    played on (without ``cascade``), or whose entrants are no longer ``expected_entrants``
-    (home, away ids: what the organiser saw). Nothing is saved then.
+    played on (without ``cascade``), whose entrants are no longer ``expected_entrants``
+    (home, away ids: what the organiser saw), or whose result is no longer the one of
+    ``expected_previous`` (``result_token``; ``""``: none). Nothing is saved then.
     """
     now = now or timezone.now()
     if min(home_discipline, away_discipline) < 0:
@@ -284,6 +286,7 @@ def result_record(
     with transaction.atomic():
         competition, fixture = lock_fixture(fixture.pk)
         _check_expected(fixture, expected_entrants)
+        _check_previous(fixture, expected_previous)
         _check_takes_result(fixture)
         match = lock_match(fixture)
         if match is not None and match.is_started:
@@ -319,6 +322,26 @@ def _check_expected(fixture: Fixture, expected: tuple[int | None, int | None] | 
     )
 
 
+def result_token(result: Result | None) -> str:
+    """What identifies the result a form was opened on (``""``: none): when it was recorded."""
+    return result.recorded_at.isoformat() if result is not None and result.recorded_at else ""
+
+
+def _check_previous(fixture: Fixture, expected: str | None) -> None:
+    """Raises ``ResultConflict`` ("result_changed") when another result was recorded since the
+    request's form was opened (two tabs, two organisers): it is never overwritten unseen."""
+    if expected is None:
+        return
+    current = current_result(fixture)
+    if result_token(current) == expected:
+        return
+    raise ResultConflict(
+        "result_changed",
+        _("the result of %(fixture)s changed since you opened the form (now: %(result)s); check it and save again")
+        % {"fixture": _fixture_label(fixture), "result": str(current) if current else _("none")},
+    )
+
+
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
@@ -337,7 +360,9 @@ def decision_record(
     fixture page says so with the reason. A disqualification keeps the score on the table at
     that moment when the opponent was more than two goals ahead (§4).
 
-    Raises ``ResultError`` (the field named) and ``ResultConflict`` as ``result_record``."""
+    Raises ``ResultError`` (the field named) and ``ResultConflict`` as ``result_record``, and
+    ``ResultConflict`` ("no_match") for a disqualification with no online match to take the
+    score from (the result form records one, with its score)."""
     now = now or timezone.now()
     reason = _require_reason(reason)
     if outcome not in (Outcome.WALKOVER, Outcome.DISQUALIFICATION):
@@ -349,6 +374,11 @@ def decision_record(
         if not fixture.is_online:
             raise ResultConflict("not_online", _("this fixture is played at a table: record its result instead"))
         match = lock_match(fixture)
+        if outcome == Outcome.DISQUALIFICATION and (match is None or match.status == Match.Status.CANCELLED):
+            raise ResultConflict(
+                "no_match",
+                _("this fixture has no online match to take the score from: record the disqualification with "
+                  "the result form, with the score on the table at that moment"))
         score = (0, 0)
         if match is not None and outcome == Outcome.DISQUALIFICATION and match.state:
             score = (int(match.state.get("score", {}).get("home", 0)), int(match.state.get("score", {}).get("away", 0)))

@@ -25,17 +25,23 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
                        now: datetime | None = None) -> Fixture:
     """Moves ``fixture``'s kick-off (an aware datetime); its date follows, in the competition's
     time zone, and an online match not yet started follows too. Raises ``PlayError`` 409 when
-    the fixture is decided, or its online match has started."""
+    the fixture is decided, or its online match has started, or it was cancelled for want of an
+    entrant (a bracket place nobody fills, a withdrawal); 400 (``kickoff_at``) for an online
+    fixture's kick-off in the past."""
     now = now or timezone.now()
     with transaction.atomic():
         fixture = lock_fixture_for_play(fixture.pk)
         if fixture.status not in Fixture.OPEN | {Fixture.Status.CANCELLED}:
             raise PlayError(409, "fixture_closed", _("a %(status)s fixture cannot be rescheduled")
                             % {"status": fixture.get_status_display().lower()})
+        if fixture.status == Fixture.Status.CANCELLED and not _can_reopen(fixture):
+            raise PlayError(409, "fixture_closed", _("this fixture was cancelled because one of its places has nobody "
+                                                     "to fill it or its entrant withdrew: it cannot be played"))
         match = Match.objects.select_for_update().filter(pk=fixture.match_id).first() if fixture.match_id else None
         if match is not None and match.is_started:
             raise PlayError(409, "online_match_started",
                             _("its online match has started: annul it first to play it another day"))
+        _check_not_past(fixture, kickoff_at, now)
         before = fixture_state(fixture, result=None)
         fixture.kickoff_at = kickoff_at.astimezone(UTC)
         fixture.date = timezone.localtime(kickoff_at, fixture.competition.zone).date()
@@ -54,16 +60,35 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
     return fixture
 
 
+def _can_reopen(fixture: Fixture) -> bool:
+    """Whether a cancelled fixture may be given a kick-off again (and so reopened): only with
+    both its entrants, neither withdrawn; the bracket's and a withdrawal's cancellations stand."""
+    entrants = (fixture.home, fixture.away)
+    return all(e is not None and e.withdrawn_at is None for e in entrants)
+
+
+def _check_not_past(fixture: Fixture, kickoff_at: datetime, now: datetime) -> None:
+    """An online fixture's kick-off is never set in the past: its players could not check in,
+    and nobody would be a no-show (a table fixture may record when it was really played)."""
+    if fixture.is_online and kickoff_at < now:
+        raise PlayError(400, "kickoff_in_the_past", _("an online fixture's kick-off must be in the future: its "
+                                                      "players check in before it"), field="kickoff_at")
+
+
 def round_reschedule(*, round: Round, kickoff_at: datetime, reason: str = "", by=None,
                      now: datetime | None = None) -> list[Fixture]:
     """Moves every fixture of ``round`` still to be played (scheduled, postponed or cancelled,
-    its online match not started) to ``kickoff_at``; the others keep theirs. Returns those moved."""
+    its online match not started) to ``kickoff_at``; the others keep theirs. Returns those moved.
+    Raises ``PlayError`` 400 (``kickoff_at``), nothing moved, for a kick-off in the past when one
+    of them is played online."""
     now = now or timezone.now()
     moved = []
     with transaction.atomic():
-        ids = list(round.fixtures.filter(status__in=Fixture.OPEN | {Fixture.Status.CANCELLED})
-                   .order_by("pk").values_list("pk", flat=True))
-        for fixture_id in ids:
+        fixtures = list(round.fixtures.filter(status__in=Fixture.OPEN | {Fixture.Status.CANCELLED})
+                        .select_related("competition").order_by("pk"))
+        for fixture in fixtures:  # all or none: a round is not half moved into the past
+            _check_not_past(fixture, kickoff_at, now)
+        for fixture_id in [f.pk for f in fixtures]:
             fixture = Fixture.objects.get(pk=fixture_id)
             try:
                 moved.append(fixture_reschedule(fixture=fixture, kickoff_at=kickoff_at, reason=reason, by=by, now=now))

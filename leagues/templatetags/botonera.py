@@ -6,7 +6,7 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from leagues import names
 
@@ -103,3 +103,28 @@ def in_zone(value, zone) -> str:
     except ValueError:
         return str(value)
     return date_format(timezone.localtime(when, zone), "D j M Y, H:i")
+
+
+@register.filter
+def change_sides(change) -> tuple[str, str]:
+    """What a fixture's history entry shows before and after the arrow: the result when there is
+    one, with the pairing when the entrants changed (a result struck by a cascade reads
+    "A v B 1-0 → A v C", never "1-0 → A v C"); the kick-offs of a reschedule are shown apart."""
+    before, after = change.before or {}, change.after or {}
+
+    def pairing(state) -> str:
+        if not (state.get("home") or state.get("away")):
+            return "—"
+        return f"{state.get('home') or '?'} v {state.get('away') or '?'}"
+
+    moved = (before.get("home_id"), before.get("away_id")) != (after.get("home_id"), after.get("away_id"))
+
+    def side(state) -> str:
+        if state.get("refused"):
+            return gettext("refused: %(why)s") % {"why": state["refused"]}
+        result = (state.get("result") or {}).get("text")
+        if result:
+            return f"{pairing(state)} {result}" if moved else result
+        return pairing(state)
+
+    return side(before), side(after)

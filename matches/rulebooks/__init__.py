@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 HERE = Path(__file__).resolve().parent
@@ -64,13 +65,13 @@ class Section:
     """One section: ``number`` (``"9.3"``, ``"9 Special"``, ``""`` when unnumbered), its
     ``title`` as written (may be empty: ``"5.1)"``), the ``parent`` section's title for a
     subsection (``"Foul"`` for 9.3), its ``anchor`` on the page, ``gloss`` (an
-    English name of a Spanish heading) and its ``blocks`` of text."""
+    English name of a Spanish heading, translated when shown) and its ``blocks`` of text."""
 
     number: str
     title: str
     parent: str = ""
     anchor: str = ""
-    gloss: str = ""
+    gloss: str | Promise = ""
     blocks: list[Block] = field(default_factory=list)
 
     @property
@@ -150,7 +151,7 @@ def parse(text: str, *, key: str, gloss: dict | None = None) -> list[Section]:
         if not section.blocks and not section.number and not following_numbered:
             continue  # a title line of the document
         section.anchor = f"{key}-{_slug(section.number) if section.number else _slug(section.title)}"
-        section.gloss = str((gloss or {}).get(section.title, ""))
+        section.gloss = (gloss or {}).get(section.title, "")  # lazy: shown in the reader's language
         sections.append(section)
     return sections
 

@@ -236,6 +236,30 @@ def check_in(*, match_id: int, user, now: datetime | None = None) -> Match:
     return match
 
 
+def match_checkin_window_set(*, match_id: int, opens_at: datetime, deadline_at: datetime,
+                             now: datetime | None = None) -> Match | None:
+    """Moves the check-in window of a match not yet kicked off to its owner's new one (the
+    organisers changed how long before and after the kick-off it runs). A deadline already
+    passed is applied first and stands; under a side already checked in the window is never
+    shortened, only lengthened (the other side was told the longer one). Returns the match."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            return None
+        deadlines.apply_deadlines(match, now)
+        if match.status == Match.Status.SCHEDULED and not (match.home_checked_in_at or match.away_checked_in_at):
+            match.checkin_opens_at, match.checkin_deadline_at = opens_at, deadline_at
+        elif match.status in OPEN_STATUSES and match.checkin_deadline_at is not None:
+            match.checkin_deadline_at = max(match.checkin_deadline_at, deadline_at)
+        else:
+            return match
+        match.save(update_fields=["checkin_opens_at", "checkin_deadline_at"])
+        if checkin_open(match, now):
+            _check_in_computer(match, now)
+    return match
+
+
 def match_annul(*, match_id: int, by=None, now: datetime | None = None) -> Match | None:
     """Annuls a match (an organiser's decision, through its owner): it stops where it is, its
     deadlines are dropped, and it is never adjudicated. Returns it, or ``None`` if none."""

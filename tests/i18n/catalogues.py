@@ -57,6 +57,16 @@ def _fragments(msgid: str) -> list[str]:
     return [whole, *[p for p in parts if p != whole]]
 
 
+def _literal(raw: str) -> str:
+    """A msgid's text between two placeholders as a pattern: a word at its edge is matched whole
+    unless a placeholder is glued to it ("to" is not the start of "toque", nor "in" the end of
+    "manualmente")."""
+    piece = " ".join(raw.replace("%%", "%").split())
+    start = r"\b" if piece[:1].isalnum() and raw[:1] != piece[:1] else ""
+    end = r"\b" if piece[-1:].isalnum() and raw[-1:] != piece[-1:] else ""
+    return start + re.escape(piece) + end
+
+
 @cache
 def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
     """(pattern, msgid) for each English msgid with a word outside its placeholders, and for
@@ -70,7 +80,7 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                pieces = [re.escape(" ".join(p.replace("%%", "%").split())) for p in _PLACEHOLDER.split(text)]
+                pieces = [_literal(p) for p in _PLACEHOLDER.split(text)]
                 body = r"\s*.+?\s*".join(pieces)
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)

@@ -153,7 +153,8 @@ def _texts(html: str) -> tuple[list[str], list[str]]:
             value = json.loads(data)
         except ValueError:
             continue
-        if isinstance(value, dict) and ("hints" in value or "turn" in value):  # the board's words
+        # the board's words (its board-strings), not its configuration (board-config: "hints" false)
+        if isinstance(value, dict) and any(isinstance(value.get(key), dict) for key in ("hints", "turn")):
             board_words.extend(_strings(value))
     return finder.texts, board_words
 

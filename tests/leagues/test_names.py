@@ -51,3 +51,13 @@ def test_the_generated_names_and_criteria_are_rebuilt_in_english_and_are_msgids(
     msgids = {e.msgid for e in entries("es")}
     assert {"Round %(number)s", "Round of %(entrants)s", "Quarter-finals", "Semi-finals", "Final"} <= msgids
     assert {c.name for c in CRITERIA.values()} <= msgids
+
+
+def test_the_round_of_16_has_its_own_name_where_the_languages_have_one():
+    """"Round of 16" is a name of its own (octavos de final, oitavas de final, ottavi di finale),
+    not "Round of %(entrants)s" with 16 in it; "Round of 32" keeps the pattern."""
+    msgids = {e.msgid for e in entries("es")}
+    assert "Round of 16" in msgids
+    with translation.override("es"):
+        assert names.shown("Round of 16") == "Octavos de final"
+        assert names.shown("Round of 32") == translation.gettext("Round of %(entrants)s") % {"entrants": 32}
