@@ -103,6 +103,9 @@ def _recent_line(match: Match, user) -> dict:
     for them (their own check-in, not the match's), and where to go: the page the match was set
     up from (a fixture's, to check in there) or the board."""
     title = names.title_shown(match.title) or gettext("Practice against the computer")
+    home, away = ((match.sides or {}).get(s, {}).get("name") for s in ("home", "away"))
+    if home and away:
+        title = gettext("%(home)s v %(away)s, %(title)s") % {"home": home, "away": away, "title": title}
     side = playing.side_of(match, user)
     board_url = reverse("play:board", args=[match.pk])
     score = (match.state or {}).get("score")
