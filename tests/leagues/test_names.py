@@ -3,12 +3,15 @@
 standings' tie-break notes, whose every shape ``leagues.ranking`` writes is recognised."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.utils import translation
 
 from leagues import names
 from leagues.ranking import CRITERIA, MatchLine, rank
 from leagues.scheduling import knockout_round_names
+from leagues.year_views import month_label
 from matches.names import PRACTICE, title_shown
 from tests.i18n.catalogues import entries
 
@@ -75,3 +78,12 @@ def test_a_match_title_is_shown_in_the_readers_language():
         assert title_shown("Amistoso") == "Amistoso" and title_shown("") == ""
     with translation.override("en"):
         assert title_shown("Liga, Round 5") == "Liga, Round 5"
+
+
+def test_the_charts_months_are_in_the_readers_language():
+    with translation.override("es"):
+        assert month_label(date(2026, 12, 1)) == "Dic 2026"
+    with translation.override("pt-br"):
+        assert month_label(date(2026, 5, 1)) == "Mai 2026"
+    with translation.override("en"):
+        assert month_label(date(2026, 12, 1)) == "Dec 2026"
