@@ -31,6 +31,8 @@ $(STAMP): pyproject.toml setup.py simulation/_engine.c
 install: $(STAMP)
 
 run: export DEBUG := $(DEBUG)
+# the e-mails' links point at the site being served (unless SITE_URL says otherwise)
+run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty

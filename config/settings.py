@@ -328,7 +328,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     # No throttle by default (the spectators' reads are not limited); the token endpoint and the
     # action API name their scope (config.throttling.ScopedRateThrottle). Rates as DRF reads them.
     "DEFAULT_THROTTLE_CLASSES": [],
@@ -358,10 +358,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # every operation's error answers too (400/401/403/404/415/429, their bodies): config.api_schema
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
         "NotificationKindEnum": "leagues.notifications.models.Kind",
+        "MatchStatusEnum": "matches.models.Match.Status",
+        "PlaySideEnum": "matches.api.serializers.SIDES",
     },
 }
 

@@ -1,6 +1,9 @@
 """Top-level URLs: the admin, the API and its docs, the site's pages."""
 from django.contrib import admin
-from django.urls import include, path
+from django.http import JsonResponse
+from django.urls import include, path, re_path
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -10,6 +13,14 @@ from drf_spectacular.views import (
 from config.headers import redoc_styles
 from config.language import set_language
 from leagues.views import api_tokens
+
+
+@csrf_exempt  # as the API's views: a POST with a session cookie gets this 404, not a CSRF page
+def api_not_found(request, *args, **kwargs) -> JsonResponse:
+    """A path under ``/api/`` that names no operation (``/api/fixtures/0.5/``, a slug that is not
+    one): the API's 404 body, never the site's HTML page."""
+    return JsonResponse({"detail": _("Not found.")}, status=404)
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -24,6 +35,7 @@ urlpatterns = [
     path("api/matches/", include("matches.api.urls")),
     path("api/", include("leagues.notifications.api_urls")),
     path("api/", include("leagues.api.urls")),
+    re_path(r"^api/(?:.*/)?$", api_not_found),  # ends with "/": without it, APPEND_SLASH redirects first
     path("", include("matches.urls")),
     path("", include("leagues.notifications.urls")),
     path("", include("leagues.urls")),

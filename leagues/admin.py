@@ -199,11 +199,11 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
 
     @admin.display(description=_("Played"))
     def progress(self, competition):
-        return f"{competition.done_count} / {competition.fixture_count}" if competition.fixture_count else "not drawn"
+        return f"{competition.done_count} / {competition.fixture_count}" if competition.fixture_count else _("not drawn")
 
     @admin.display(description=_("Page"))
     def public_page(self, competition):
-        return format_html('<a href="{}">view</a>', reverse("site:competition", args=[competition.slug]))
+        return format_html('<a href="{}">{}</a>', reverse("site:competition", args=[competition.slug]), _("view"))
 
     @admin.action(description=_("Generate the fixtures of the selected competitions"))
     def generate_fixtures(self, request, queryset):

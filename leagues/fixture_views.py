@@ -44,6 +44,7 @@ from leagues.services.results import (
     result_token,
 )
 from leagues.services.schedule import fixture_reschedule, round_reschedule
+from matches import selectors as match_selectors
 from matches.models import Match
 from matches.services.play import PlayError
 
@@ -99,6 +100,7 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "zone_offset": int(timezone.localtime(fixture.kickoff_at, competition.zone).utcoffset().total_seconds() // 60)
         if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
+        "goals": match_selectors.goals(match) if match and match.seq else [],
         "third_place_alone": (fixture.home or fixture.away) if fixture.status == Fixture.Status.CANCELLED
         and bool(fixture.home_id) != bool(fixture.away_id) and is_third_place(fixture) else None,
     }

@@ -45,6 +45,13 @@ class CompetitionForm(forms.ModelForm):
         widgets = {"first_date": forms.DateInput(attrs={"type": "date"}),
                    "kickoff_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
         help_texts = {"slug": _("The address of the competition's page; leave empty to make one from the name.")}
+        # the field's own terms, where the column's name would read "Kickoff time", "Checkin..."
+        labels = {
+            "kickoff_time": _("Kick-off time"), "checkin_opens_minutes": _("Check-in opens (minutes before)"),
+            "checkin_grace_minutes": _("Check-in grace (minutes after)"), "shootout": _("Shoot-out"),
+            "shootout_kicks": _("Shoot-out kicks"), "tiebreak_preset": _("Tie-break preset"),
+            "tiebreak_criteria": _("Tie-break criteria"), "third_place_match": _("Third-place match"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -4,50 +4,20 @@ The fixture generator stores them in English (``leagues.services.fixtures``,
 ``leagues.scheduling.knockout_round_names``): "League", "Groups", "Knockout", "Round 3",
 "Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third-place match". They are data
 (the API, the imports and the exports read them as stored); a page shows them through
-``shown(name)``, which translates the ones the site made and leaves a name an organiser typed
-as it is.
+``shown(name)`` (``matches.names``: a match's title carries them too), which translates the ones
+the site made and leaves a name an organiser typed as it is.
 """
 from __future__ import annotations
 
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 from leagues.ranking import CRITERIA
+from matches.names import shown
 
-_ROUND = re.compile(r"^Round (\d+)$")
-_ROUND_OF = re.compile(r"^Round of (\d+)$")
-
-
-def _fixed() -> dict[str, str]:
-    return {
-        "League": pgettext("stage", "League"),
-        "Groups": pgettext("stage", "Groups"),
-        "Knockout": pgettext("stage", "Knockout"),
-        "Round of 16": _("Round of 16"),
-        "Quarter-finals": _("Quarter-finals"),
-        "Semi-finals": _("Semi-finals"),
-        "Final": _("Final"),
-        "Third-place match": _("Third-place match"),
-    }
-
-
-def shown(name: object) -> str:
-    """``name`` (a str, or a round: its ``str``) in the active language when the site made it;
-    any other name unchanged. ``None`` and "" give ""."""
-    if name is None:
-        return ""
-    text = str(name)
-    fixed = _fixed().get(text)
-    if fixed is not None:
-        return fixed
-    if match := _ROUND.match(text):
-        return _("Round %(number)s") % {"number": match.group(1)}
-    if match := _ROUND_OF.match(text):
-        return _("Round of %(entrants)s") % {"entrants": match.group(1)}
-    return text
-
+__all__ = ["criterion_shown", "shown", "tiebreak_shown"]
 
 def _criteria() -> dict[str, str]:
     """Each tie-break criterion's name (``leagues.ranking.CRITERIA``), by its key."""

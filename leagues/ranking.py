@@ -23,6 +23,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from django.utils.translation import gettext as _
+
 
 @dataclass(frozen=True)
 class Criterion:
@@ -65,12 +67,12 @@ def validate_criteria(keys: Sequence[str]) -> None:
     seen: set[str] = set()
     for i, key in enumerate(keys):
         if key not in CRITERIA:
-            raise ValueError(f"unknown tie-break criterion {key!r}; known: {', '.join(CRITERIA)}")
+            raise ValueError(_("unknown tie-break criterion %(key)r; known: %(known)s") % {"key": key, "known": ", ".join(CRITERIA)})
         if key in seen:
-            raise ValueError(f"tie-break criterion {key!r} is given twice")
+            raise ValueError(_("tie-break criterion %(key)r is given twice") % {"key": key})
         seen.add(key)
         if key == "h2h_reapply" and not (i and CRITERIA[keys[i - 1]].head_to_head):
-            raise ValueError("h2h_reapply must follow a head-to-head criterion")
+            raise ValueError(_("h2h_reapply must follow a head-to-head criterion"))
 
 
 @dataclass(frozen=True)
@@ -196,7 +198,7 @@ def rank(
     for line in lines:
         for who in (line.home, line.away):
             if who is not None and who not in entrants:
-                raise ValueError(f"result names an entrant not in the table: {who!r}")
+                raise ValueError(_("a result names an entrant not in the table: %(who)r") % {"who": who})
 
     rows = {e: StandingRow(entrant=e, name=name) for e, name in entrants.items()}
     for line in lines:

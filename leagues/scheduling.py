@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext as _
+
 Pairing = tuple[int | None, int | None]
 
 
@@ -20,7 +22,7 @@ def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
     ``a - j``, counted modulo ``n - 1`` in 1..n-1. Raises ``ValueError`` below 2 entrants.
     """
     if n < 2:
-        raise ValueError("a round robin needs at least 2 entrants")
+        raise ValueError(_("a round robin needs at least 2 entrants"))
     size = n + (n % 2)
     last = size - 1  # the rotating numbers are 1..last
     half = size // 2
@@ -56,7 +58,7 @@ def bracket_order(size: int) -> list[int]:
     Raises ``ValueError`` unless ``size`` is a power of two of at least 2.
     """
     if size < 2 or size & (size - 1):
-        raise ValueError(f"a bracket size is a power of two, not {size}")
+        raise ValueError(_("a bracket size is a power of two, not %(size)s") % {"size": size})
     order = [1, 2]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -79,7 +81,7 @@ def knockout_first_round(n: int) -> list[Pairing]:
     seeds: 6 entrants -> (1, None), (4, 5), (2, None), (3, 6). Raises ``ValueError`` below 2.
     """
     if n < 2:
-        raise ValueError("a knockout needs at least 2 entrants")
+        raise ValueError(_("a knockout needs at least 2 entrants"))
     order = [seed if seed <= n else None for seed in bracket_order(bracket_size(n))]
     return [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
 
@@ -100,8 +102,8 @@ def snake_groups(n: int, groups: int) -> list[list[int]]:
     would hold fewer than 2 entrants.
     """
     if groups < 1 or n < 2 * groups:
-        raise ValueError(f"{n} entrants cannot make {groups} groups of at least 2")
-    dealt: list[list[int]] = [[] for _ in range(groups)]
+        raise ValueError(_("%(n)s entrants cannot make %(groups)s groups of at least 2") % {"n": n, "groups": groups})
+    dealt: list[list[int]] = [[] for _group in range(groups)]
     for i in range(n):
         row, col = divmod(i, groups)
         dealt[col if row % 2 == 0 else groups - 1 - col].append(i + 1)
@@ -118,7 +120,7 @@ def crossover(groups: int, qualifiers: int) -> list[tuple[tuple[int, int], tuple
     """
     total = groups * qualifiers
     if qualifiers not in (1, 2) or total < 2 or total & (total - 1):
-        raise ValueError(f"{groups} groups x {qualifiers} qualifiers cannot make a bracket")
+        raise ValueError(_("%(groups)s groups x %(qualifiers)s qualifiers cannot make a bracket") % {"groups": groups, "qualifiers": qualifiers})
     if qualifiers == 1:
         return [((g, 1), (g + 1, 1)) for g in range(0, groups, 2)]
     if groups == 1:

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -40,16 +41,21 @@ from leagues.services import registration
 from leagues.services.locks import Busy
 
 
+def month_label(day: date) -> str:
+    """A chart's month, "Dec 2026", in the reader's language ("dic 2026", "dez 2026")."""
+    return date_format(day, "M Y")
+
+
 def player_year_context(player: Player) -> dict:
     """What the player's page shows of ratings and the ranking."""
     history = rating_history(player=player)
     rating = history[-1] if history else None
     rating_chart = line_chart(
-        [(h.period_start.strftime("%b %Y"), h.rating, h.rating - h.deviation, h.rating + h.deviation)
+        [(month_label(h.period_start), h.rating, h.rating - h.deviation, h.rating + h.deviation)
          for h in history], width=560, height=220)
     ranks = rank_history(player=player)
     worst = max((rank for _day, rank, _points in ranks if rank), default=1)
-    rank_chart = line_chart([(day.strftime("%b %Y"), rank, None, None) for day, rank, _points in ranks],
+    rank_chart = line_chart([(month_label(day), rank, None, None) for day, rank, _points in ranks],
                             width=560, height=170, invert=True, ticks=2, y_range=(1, max(worst, 3)))
     ranked_now = ranks[-1] if ranks else None
     return {
@@ -70,7 +76,7 @@ def ranking_page(request: HttpRequest) -> HttpResponse:
     last = max((rank for series in histories.values() for rank in series if rank), default=1)
     for ranked in rows:
         series = histories.get(ranked.player.pk, [None] * len(days))
-        ranked.sparkline = line_chart([(day.strftime("%b %Y"), rank, None, None) for day, rank in zip(days, series,
+        ranked.sparkline = line_chart([(month_label(day), rank, None, None) for day, rank in zip(days, series,
                                                                                                      strict=True)],
                                       width=150, height=36, invert=True, pad=(5, 5, 5, 5), ticks=1,
                                       y_range=(1, max(last, 2)))

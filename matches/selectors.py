@@ -11,6 +11,8 @@
   referee over the log (``simulation``), cached by the match's last hash;
 - ``live_matches(ids=..., user=...)``: the live online matches, for the competition and play
   pages;
+- ``goals(match)``: the goals of the match's log, with their time and their sentence, for the
+  fixture's page;
 - ``club_colours(slug)``: a club's two colours for its buttons (clubs have no colours on record:
   a stable pick from a palette by the club's slug).
 """
@@ -65,6 +67,24 @@ def log_rows(match: Match, *, after: int = 0, limit: int = MAX_ROWS, frames: boo
         rows = rows.defer("frames")
     names = names if names is not None else side_names(match)
     return [sentences.with_texts(row_json(r, frames=frames), names) for r in rows[: max(0, min(limit, MAX_ROWS))]]
+
+
+def goals(match: Match) -> list[dict[str, Any]]:
+    """The goals of ``match``'s log in order: ``[{"seq", "clock" ("mm:ss" of match time, the
+    board's), "side", "piece" (the scorer button's id), "text" (the referee's sentence, with the
+    players' names)}]``; a shoot-out's kicks that scored are goals too."""
+    names = side_names(match)
+    out = []
+    for row in MatchAction.objects.filter(match=match).defer("frames").order_by("seq"):
+        if not any(e.get("type") == "goal" for e in row.events or ()):
+            continue
+        t = row.action.get("t")
+        clock = f"{int(t) // 60:02d}:{int(t) % 60:02d}" if isinstance(t, int | float) else ""
+        for event in sentences.with_texts(row_json(row, frames=False), names)["events"]:
+            if event.get("type") == "goal":
+                out.append({"seq": row.seq, "clock": clock, "side": event.get("side"),
+                            "piece": event.get("piece"), "text": event["text"]})
+    return out
 
 
 def match_header(match: Match, *, user=None, now: datetime | None = None,

@@ -353,8 +353,12 @@ def hints(rule_set: str) -> dict[str, str]:
                         "(within 6 cm), then press Ready, or simply flick.") if one_touch else
                       _("Your set piece: switch to Place to put the taker by the ball and a second "
                         "button where it should receive it, then press Ready, or simply flick.")),
-        "penalty": _("Your penalty kick: you may place your taker by the ball (Place, then Ready); "
-                     "then flick: a penalty kick is a shot."),
+        "penalty": _("Your penalty kick: switch to Place and put your taker by the ball if you wish, "
+                     "then press Ready (a flick waits for it). Your opponent then sets the goalkeeper, "
+                     "and you flick: a penalty kick is a shot."),
+        "penalty_keeper": _("A penalty kick against you: your goalkeeper stands on its goal line; drag it "
+                            "along the line if you wish, then press Ready."),
+        "penalty_kick": _("Your penalty kick: the goalkeeper is set. Flick now: a penalty kick is a shot."),
         "shot_possible": _("The ball is in your opponent's half: to score, press Declare shot before "
                            "you flick. A goal without a declared shot does not count."),
         "shoot": _("Your shot: the goalkeeper is set. Flick now."),
@@ -388,6 +392,9 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "your_keeper": _("Shot declared: place your goalkeeper, then Ready"),
             "their_keeper": _("{name} places the goalkeeper"),
             "your_placing": _("Place your buttons, then Ready"), "their_placing": _("{name} is placing"),
+            "your_penalty_taker": _("Your penalty kick: place the taker if you wish, then Ready"),
+            "their_penalty_taker": _("{name} prepares the penalty kick"),
+            "your_penalty_keeper": _("Penalty kick against you: set your goalkeeper, then Ready"),
             "period_clock": pgettext("turn clock", "period {clock}"),
             "waiting": _("Waiting for check-in: {home} {home_mark}, {away} {away_mark}"),
             "walkover": _("Walkover: {name} did not check in"),

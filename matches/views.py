@@ -28,7 +28,7 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from matches import selectors, sentences
+from matches import names, selectors, sentences
 from matches.models import Match
 from matches.rulebooks import rulebooks
 from matches.services import online
@@ -155,7 +155,10 @@ def _recent_line(match: Match, user) -> dict:
     """One of the player's recent matches (not live) on ``/play/``: what it is, where it stands
     for them (their own check-in, not the match's), and where to go: the page the match was set
     up from (a fixture's, to check in there) or the board."""
-    title = match.title or gettext("Practice against the computer")
+    title = names.title_shown(match.title) or gettext("Practice against the computer")
+    home, away = ((match.sides or {}).get(s, {}).get("name") for s in ("home", "away"))
+    if home and away:
+        title = gettext("%(home)s v %(away)s, %(title)s") % {"home": home, "away": away, "title": title}
     side = playing.side_of(match, user)
     board_url = reverse("play:board", args=[match.pk])
     score = (match.state or {}).get("score")

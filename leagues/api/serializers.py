@@ -250,9 +250,17 @@ class EntrantSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(
         slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False
     )
-    player_name = serializers.CharField(source="player.full_name", read_only=True, default=None)
-    club_name = serializers.CharField(source="club.name", read_only=True, default=None)
+    # methods, not ``source="player.full_name", default=None``: DRF leaves a field with a default
+    # out of a partial update's answer (PATCH), and these are always in it
+    player_name = serializers.SerializerMethodField()
+    club_name = serializers.SerializerMethodField()
     name = serializers.CharField(max_length=160, required=False)
+
+    def get_player_name(self, entrant: Entrant) -> str | None:
+        return entrant.player.full_name if entrant.player_id else None
+
+    def get_club_name(self, entrant: Entrant) -> str | None:
+        return entrant.club.name if entrant.club_id else None
 
     class Meta:
         model = Entrant
@@ -300,7 +308,7 @@ class EntrantSerializer(serializers.ModelSerializer):
 
 
 class EntrantRefSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Entrant
@@ -332,6 +340,10 @@ class ResultSerializer(serializers.ModelSerializer):
     log), the official score, who owns it (``source``) and, for a decision, its ``reason``."""
 
     official = serializers.BooleanField(source="is_official", read_only=True)
+    outcome_side = serializers.ChoiceField(
+        choices=Side.choices, allow_blank=True, read_only=True,
+        help_text='A walkover: the side that did not show (both: a double no-show); a disqualification: the side '
+                  'disqualified; "" otherwise.')
     winner_side = serializers.CharField(read_only=True, help_text='"home", "away", or "" for a draw or nobody.')
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True,
                                      help_text="The online match it comes from, or that the decision was taken on.")
@@ -360,9 +372,9 @@ class FixtureSerializer(serializers.ModelSerializer):
     stage = serializers.CharField(source="round.stage.name", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
     round_name = serializers.CharField(source="round.__str__", read_only=True)
-    group = serializers.CharField(source="group.name", read_only=True, default=None)
-    home = EntrantRefSerializer(read_only=True)
-    away = EntrantRefSerializer(read_only=True)
+    group = serializers.CharField(source="group.name", read_only=True, default=None, allow_null=True)
+    home = EntrantRefSerializer(read_only=True, allow_null=True, help_text="null: not known yet, or a bye.")
+    away = EntrantRefSerializer(read_only=True, allow_null=True, help_text="null: not known yet, or a bye.")
     result = serializers.SerializerMethodField()
     winner_to_slot = serializers.CharField(
         read_only=True, help_text='Knockout: "home" or "away" slot of ``winner_to`` the winner fills.'
@@ -397,8 +409,8 @@ class ResultListSerializer(ResultSerializer):
 
     fixture = serializers.IntegerField(source="fixture_id", read_only=True)
     competition = serializers.CharField(source="fixture.competition.slug", read_only=True)
-    home = serializers.CharField(source="fixture.home.name", read_only=True, default=None)
-    away = serializers.CharField(source="fixture.away.name", read_only=True, default=None)
+    home = serializers.CharField(source="fixture.home.name", read_only=True, default=None, allow_null=True)
+    away = serializers.CharField(source="fixture.away.name", read_only=True, default=None, allow_null=True)
     date = serializers.DateField(source="fixture.date", read_only=True)
 
     class Meta(ResultSerializer.Meta):
@@ -524,7 +536,7 @@ class RescheduleSerializer(serializers.Serializer):
 
 
 class FixtureChangeSerializer(serializers.ModelSerializer):
-    by = serializers.CharField(source="by.get_username", read_only=True, default=None)
+    by = serializers.CharField(source="by.get_username", read_only=True, default=None, allow_null=True)
 
     class Meta:
         model = FixtureChange
@@ -538,7 +550,7 @@ class FixtureChangeSerializer(serializers.ModelSerializer):
 class StandingRowSerializer(serializers.ModelSerializer):
     entrant = serializers.CharField(source="entrant.name", read_only=True)
     entrant_id = serializers.IntegerField(read_only=True)
-    club = serializers.CharField(source="entrant.club.slug", read_only=True, default=None)
+    club = serializers.CharField(source="entrant.club.slug", read_only=True, default=None, allow_null=True)
     withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
 
     class Meta:

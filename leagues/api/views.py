@@ -25,6 +25,7 @@ from rest_framework.exceptions import APIException, NotFound, PermissionDenied, 
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from config.api_schema import RefusalSerializer
 from leagues import pagecache
 from leagues.models import (
     Club,
@@ -90,7 +91,7 @@ def user_errors(default_field: str):
         raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
 
 
-CONFLICT = OpenApiResponse(description='The state refuses it: {"error": CODE, "detail": SENTENCE}.')
+CONFLICT = OpenApiResponse(RefusalSerializer, description='The state refuses it: {"error": CODE, "detail": SENTENCE}.')
 
 
 class ApiMixin:
@@ -98,6 +99,7 @@ class ApiMixin:
     # session still works (with CSRF) when no token is sent.
     authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
     permission_classes = [OrganiserOrReadOnly]
+    schema_conflicts = True  # writes go through services that may refuse them with a 409 (config.api_schema)
 
 
 # --- Registry -----------------------------------------------------------------------------------
@@ -171,6 +173,14 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
             )
             .order_by("-created_at", "name")
         )
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self.perform_create(serializer)
+        # read back as a list reads it (its counts are annotations), so the answer has every field
+        data = self.get_serializer(self.get_queryset().get(pk=serializer.instance.pk)).data
+        return Response(data, status=status.HTTP_201_CREATED, headers=self.get_success_headers(data))
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -457,7 +467,9 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         return Response(match_public(match, user=request.user))
 
     @extend_schema(summary="The fixture's history: every accepted change of its result, entrants and kick-off "
-                           "(organisers)", responses=serializers.FixtureChangeSerializer(many=True))
+                           "(organisers)",
+                   responses={200: serializers.FixtureChangeSerializer(many=True),
+                              403: OpenApiResponse(description="Only its competition's organisers read it.")})
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
         fixture = self.get_object()

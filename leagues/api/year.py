@@ -256,6 +256,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
 )
 class RegistrationView(generics.GenericAPIView):
     authentication_classes = AUTH
+    schema_conflicts = True  # a refused sign-up, a lock held: 409 (config.api_schema)
     permission_classes = [OrganiserOrReadOnly]
     serializer_class = RegistrationSerializer
 
@@ -264,9 +265,12 @@ class RegistrationView(generics.GenericAPIView):
         self.check_object_permissions(self.request, competition)
         return competition
 
+    def get_object(self) -> Registration:
+        """The competition's registration (404 when it takes no sign-up)."""
+        return generics.get_object_or_404(Registration, competition=self._competition())
+
     def get(self, request, slug: str):
-        registration = generics.get_object_or_404(Registration, competition=self._competition())
-        return Response(RegistrationSerializer(registration).data)
+        return Response(RegistrationSerializer(self.get_object()).data)
 
     def put(self, request, slug: str):
         competition = self._competition()
@@ -301,6 +305,7 @@ class RefuseSerializer(serializers.Serializer):
 )
 class SignUpViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     authentication_classes = AUTH
+    schema_conflicts = True  # a refused sign-up, a lock held: 409 (config.api_schema)
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = SignUpSerializer
     filterset_fields = ["status"]

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.response import Response
 
 from leagues.notifications.models import Kind, Notification
@@ -23,6 +24,14 @@ class PreferenceSerializer(serializers.Serializer):
     label = serializers.CharField(read_only=True)
     inbox = serializers.BooleanField()
     email = serializers.BooleanField()
+
+
+class PreferencesMetadata(SimpleMetadata):
+    """``OPTIONS`` of the preferences: the fields of one row of the list a PUT sends (DRF's
+    default would look for a notification to change, and this list is not one)."""
+
+    def determine_actions(self, request, view):
+        return {"PUT": self.get_serializer_info(PreferenceSerializer())}
 
 
 @extend_schema(summary="The signed-in user's inbox, newest first")
@@ -45,7 +54,7 @@ class NotificationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, view
 
     @extend_schema(summary="What the signed-in user receives, kind by kind (GET), or change it (PUT, a list)",
                    request=PreferenceSerializer(many=True), responses=PreferenceSerializer(many=True))
-    @action(detail=False, methods=["get", "put"], pagination_class=None)
+    @action(detail=False, methods=["get", "put"], pagination_class=None, metadata_class=PreferencesMetadata)
     def preferences(self, request):
         if request.method == "PUT":
             data = PreferenceSerializer(data=request.data, many=True)

@@ -148,7 +148,7 @@ def _bracket(
 ) -> list[Fixture]:
     """Stores a bracket whose first round is ``first`` (a ``None`` slot is a bye, or, with
     ``sources``, a group place still to be decided, e.g. ("A1", "B2")) and the empty rounds
-    after it."""
+    after it, then the third-place match if there is one; returns them all."""
     rounds = (len(first) * 2).bit_length() - 1
     names = scheduling.knockout_round_names(rounds)
     by_round: list[list[Fixture]] = []
@@ -163,6 +163,7 @@ def _bracket(
             )
             for position in range(count)
         ])
+    third = None
     if third_place and rounds >= 2:
         final_round = by_round[-1][0].round
         third = Fixture.objects.create(
@@ -188,7 +189,7 @@ def _bracket(
             fixture.home, fixture.away = home or away, None
             fixture.status = Fixture.Status.BYE
         fixture.save(update_fields=["home", "away", "label", "status", "home_source", "away_source"])
-    return [f for fixtures in by_round for f in fixtures]
+    return [f for fixtures in by_round for f in fixtures] + ([third] if third is not None else [])
 
 
 def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, now: datetime) -> list[Fixture]:

@@ -66,7 +66,7 @@ def places_held(competition: Competition) -> int:
 
 
 def _when(moment: datetime, competition: Competition) -> str:
-    return date_format(timezone.localtime(moment, competition.zone), "DATETIME_FORMAT")
+    return notices.when(moment, competition)
 
 
 @retry_conflicts

@@ -16,21 +16,26 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_schema import ErrorDetailSerializer, RefusalSerializer
 from config.throttling import ScopedRateThrottle
 from matches import selectors, sentences
+from matches.api import serializers
 from matches.models import Match, MatchAction
 from matches.rulebooks import rule_label
 from matches.services import online
 from matches.services.deadlines import tick_if_due
 
 MAX_LOG_ROWS = 500
+
+NO_MATCH = OpenApiResponse(ErrorDetailSerializer, description='No such match: {"error": "not_found", "detail": ...}.')
+REFUSED = OpenApiResponse(serializers.PlayRefusalSerializer,
+                          description='Refused: {"error": CODE, "detail": SENTENCE}, with the match as it stands.')
 
 
 def _match_or_404(match_id: int) -> Match | None:
@@ -44,7 +49,8 @@ def _not_found() -> Response:
 class MatchDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="A match: its state and next deadline", responses=OpenApiTypes.OBJECT, tags=["matches"])
+    @extend_schema(summary="A match: its state and next deadline", tags=["matches"],
+                   responses={200: serializers.MatchSerializer, 404: NO_MATCH})
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(match_id)
         if match is None:
@@ -63,7 +69,10 @@ class MatchActions(APIView):
         return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
-        summary="A match's action log after row `after`", responses=OpenApiTypes.OBJECT, tags=["matches"],
+        summary="A match's action log after row `after`", tags=["matches"],
+        responses={200: serializers.ActionLogSerializer, 404: NO_MATCH,
+                   400: OpenApiResponse(description='`after` or `limit` is not a whole number ({"error": '
+                                                    '"malformed", "detail": ...}), or holds a NUL.')},
         parameters=[OpenApiParameter("after", int, description="Rows after this sequence number."),
                     OpenApiParameter("limit", int, description="At most this many rows (500).")],
     )
@@ -89,8 +98,20 @@ class MatchActions(APIView):
         })
 
     @extend_schema(
-        summary="Submit an action {seq, action}", request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT}, tags=["matches"],
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+        summary="Submit an action {seq, action}", request=serializers.SubmitSerializer, tags=["matches"],
+        responses={
+            201: serializers.AcceptedSerializer,
+            400: OpenApiResponse(description='A malformed action or Idempotency-Key: {"error": "malformed", '
+                                             '"detail": ..., "field": ...}, or a body that cannot be read.'),
+            403: OpenApiResponse(description='Not a player of this match ("not_a_player"), not this side '
+                                             '("not_your_side"), not your turn ("not_your_turn"); or no '
+                                             "credentials."),
+            404: NO_MATCH, 409: REFUSED, 422: REFUSED,
+        },
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+            description="1 to 100 printable ASCII characters: a retry with the same key and body gets the "
+                        "first answer again (`Idempotent-Replayed: true`); another body is a 422.")],
     )
     def post(self, request: Request, match_id: int) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
@@ -113,7 +134,12 @@ class MatchActions(APIView):
 class MatchCheckIn(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Check in to a match", request=None, responses=OpenApiTypes.OBJECT, tags=["matches"])
+    @extend_schema(summary="Check in to a match", request=None, tags=["matches"],
+                   responses={200: serializers.MatchSerializer, 403: OpenApiResponse(
+                       description='Not a player of this match ("not_a_player"), or no credentials.'),
+                              404: NO_MATCH, 409: REFUSED,
+                              400: OpenApiResponse(RefusalSerializer,
+                                                   description="The match cannot be played under its rules.")})
     def post(self, request: Request, match_id: int) -> Response:
         try:
             match = online.check_in(match_id=match_id, user=request.user)
@@ -125,8 +151,10 @@ class MatchCheckIn(APIView):
 class PracticeCreate(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Start a practice match against the computer", request=OpenApiTypes.OBJECT,
-                   responses={201: OpenApiTypes.OBJECT}, tags=["matches"])
+    @extend_schema(summary="Start a practice match against the computer", request=serializers.PracticeSerializer,
+                   responses={201: serializers.MatchSerializer, 400: OpenApiResponse(
+                       description='An unknown rule set or side, or a bad parameter: {"error": "malformed", '
+                                   '"detail": ..., "field": ...}.')}, tags=["matches"])
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         params = body.get("rule_params") or {}

@@ -42,6 +42,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from matches import names
 from matches.models import ActionRequest, Match
 from matches.services import deadlines, play
 from matches.services.play import (
@@ -182,7 +183,7 @@ def practice_create(
             kind=Match.Kind.PRACTICE, rule_set=rule_set, rule_params=params,
             home_user=user if side == "home" else None, away_user=user if side == "away" else None,
             computer_sides=[computer], scheduled_at=now, checkin_opens_at=now,
-            checkin_deadline_at=now + timedelta(minutes=5), title=_("Practice"), sides=sides,
+            checkin_deadline_at=now + timedelta(minutes=5), title=names.PRACTICE, sides=sides,
         )
         match = Match.objects.select_for_update().get(pk=match.pk)
         _check_in_side(match, side, now)

@@ -39,6 +39,10 @@ def test_the_page_shows_the_kick_off_in_the_competitions_zone_and_the_window():
     player.force_login(get_user_model().objects.get(username="p1"))
     page = player.get(f"/fixtures/{fixture.pk}/").content.decode()
     assert "America/Sao_Paulo" in page and "Check-in opens at" in page
+    # the site's way of writing a time ("Fri 4 Dec 2026, 15:30"), not Django's "Dec. 4, 2026, 3:30 p.m."
+    fixture.refresh_from_db()
+    opens = timezone.localtime(fixture.checkin_opens_at, competition.zone)
+    assert f"Check-in opens at {opens:%a} {opens.day} {opens:%b %Y, %H:%M} (America/Sao_Paulo)." in page, page
     assert 'id="check-in"' not in page  # no button before the window
     Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
     assert 'id="check-in"' in player.get(f"/fixtures/{fixture.pk}/").content.decode()
@@ -105,3 +109,48 @@ def test_the_fixture_page_of_a_played_fixture_shows_the_score_and_how():
         "outcome": "played", "home_goals": 1, "away_goals": 1, "home_shootout": 4, "away_shootout": 3})
     page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
     assert "Official result" in page and "1–1" in page and "shoot-out, 4–3" in page
+
+
+def test_while_one_player_is_in_the_badge_says_check_in_is_under_way_not_checked_in():
+    """The opponent checked in, not the reader: the page's badge must not tell the reader
+    "Checked in"; each side's line says who is in."""
+    from leagues.services.online import fixture_check_in
+
+    competition, _ = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    Fixture.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
+    fixture.refresh_from_db()
+    home_user = fixture.home.player.user
+    away_user = fixture.away.player.user
+    fixture_check_in(fixture=fixture, user=home_user)
+    reader = Client()
+    reader.force_login(away_user)
+    page = reader.get(f"/fixtures/{fixture.pk}/").content.decode()
+    badge = page.split('id="fixture-status">', 1)[1].split("<", 1)[0]
+    assert badge == "Checking in", badge
+    assert 'id="check-in"' in page
+
+
+def test_the_page_of_a_fixture_played_online_lists_its_goals_with_their_time_and_scorer():
+    from leagues.management.commands.play_fixtures import play_bot_match
+    from matches.models import MatchAction
+
+    competition, _ = setup(2, venue="online")
+    fixture = competition.fixtures.get()
+    match = play_bot_match(fixture=fixture)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED
+    scored = [(r.seq, e) for r in MatchAction.objects.filter(match=match) for e in r.events if e.get("type") == "goal"]
+    if not scored:  # a goalless bot match: give its log a goal to show (the page reads the log's events)
+        row = MatchAction.objects.filter(match=match, action__type="flick").order_by("seq").first()
+        row.events = [*row.events, {"type": "goal", "side": "home", "piece": "7", "rule": "rulebook 4",
+                                    "message": {"key": "goal", "params": {"side": "home", "piece": "7"}}}]
+        row.save(update_fields=["events"])
+        scored = [(row.seq, row.events[-1])]
+    page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
+    goals = page.split('id="goals">', 1)[1].split("</ol>", 1)[0]
+    seq, event = scored[0]
+    t = MatchAction.objects.get(match=match, seq=seq).action["t"]
+    assert f"{int(t) // 60:02d}:{int(t) % 60:02d}" in goals
+    assert f"scored by button {event['piece']}." in goals
+    assert goals.count("<li>") == len(scored)

@@ -3,12 +3,16 @@
 standings' tie-break notes, whose every shape ``leagues.ranking`` writes is recognised."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.utils import translation
 
 from leagues import names
 from leagues.ranking import CRITERIA, MatchLine, rank
 from leagues.scheduling import knockout_round_names
+from leagues.year_views import month_label
+from matches.names import PRACTICE, title_shown
 from tests.i18n.catalogues import entries
 
 
@@ -61,3 +65,25 @@ def test_the_round_of_16_has_its_own_name_where_the_languages_have_one():
     with translation.override("es"):
         assert names.shown("Round of 16") == "Octavos de final"
         assert names.shown("Round of 32") == translation.gettext("Round of %(entrants)s") % {"entrants": 32}
+
+
+def test_a_match_title_is_shown_in_the_readers_language():
+    """A match keeps the title it was set up with ("Liga Botonera, Round 5"; "Practice"); the
+    board and the lists show the round and the practice in the reader's language, and the
+    competition's own name as the organiser typed it."""
+    with translation.override("es"):
+        assert title_shown("Liga Botonera 2026-27, Round 5") == "Liga Botonera 2026-27, Jornada 5"
+        assert title_shown("Copa, Round 1, Semi-finals") == "Copa, Round 1, Semifinales"
+        assert title_shown(PRACTICE) == translation.gettext(PRACTICE) != PRACTICE
+        assert title_shown("Amistoso") == "Amistoso" and title_shown("") == ""
+    with translation.override("en"):
+        assert title_shown("Liga, Round 5") == "Liga, Round 5"
+
+
+def test_the_charts_months_are_in_the_readers_language():
+    with translation.override("es"):
+        assert month_label(date(2026, 12, 1)) == "Dic 2026"
+    with translation.override("pt-br"):
+        assert month_label(date(2026, 5, 1)) == "Mai 2026"
+    with translation.override("en"):
+        assert month_label(date(2026, 12, 1)) == "Dec 2026"

@@ -53,3 +53,27 @@ def test_the_result_form_says_the_result_rules_without_a_section_number():
     assert "§" not in page
     competition = Competition.objects.get(pk=world.competition.pk)
     assert f"counts {competition.walkover_goals_for}–{competition.walkover_goals_against}" in page
+
+
+def test_drawing_a_cup_counts_its_third_place_match():
+    """Four entrants, a third-place match: two semi-finals, the final and the third-place match."""
+    world = build_world(entrants=4)
+    Competition.objects.filter(pk=world.competition.pk).update(format="knockout", third_place_match=True)
+    client = Client()
+    client.force_login(world.users["organiser"])
+    page = client.post(f"/manage/{world.competition.slug}/generate/", follow=True).content.decode()
+    fixtures = Fixture.objects.filter(competition=world.competition)
+    assert fixtures.count() == 4 and fixtures.filter(label="Third-place match").count() == 1
+    assert "4 matches are made." in page
+
+
+def test_one_entrant_is_not_one_entrants():
+    from leagues.models import Entrant
+
+    world = build_world(entrants=2)
+    Entrant.objects.filter(competition=world.competition).order_by("-pk").first().delete()
+    page = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+    assert "<span>1 entrant</span>" in page and "1 entrants" not in page
+    client = Client()
+    client.force_login(world.users["organiser"])
+    assert "1 entrants" not in client.get(f"/manage/{world.competition.slug}/").content.decode()

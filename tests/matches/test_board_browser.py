@@ -29,7 +29,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PASSWORD = "board-test-pw"
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}  # a laptop
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
@@ -167,6 +167,14 @@ def _touch_flick(page, touch, side: str, speed: float = 1200) -> str:
     return aim["piece"]
 
 
+def _on_screen(page, selector: str) -> bool:
+    """The element is shown, wholly inside the window."""
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+    }""", selector)
+
+
 def _seq(page) -> int:
     return page.evaluate("botonera.header().seq")
 
@@ -227,6 +235,12 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], phone
     assert phone["theirKeeper"] < (phone["top"] + phone["bottom"]) / 2 < phone["ownKeeper"] < phone["bottom"], phone
 
+    # the desktop: the table, the turn, the controls and the message all on screen at once
+    desk = home.evaluate("""() => ({innerHeight, scrollY,
+        board: document.getElementById('board').getBoundingClientRect().bottom,
+        controls: document.getElementById('controls').getBoundingClientRect().bottom})""")
+    assert desk["scrollY"] == 0 and desk["board"] < desk["controls"] <= desk["innerHeight"] - 24, desk
+
     # hints, off in a league match, say what to do at the kick-off once switched on
     assert not home.is_visible("#hint")
     home.click("#hints-toggle")
@@ -237,6 +251,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
     home.click("#declare-shot")
     home.wait_for_selector("#message.bad a.rule[href^='/rules/#']")
     assert home.inner_text("#message").startswith("Not allowed. ")
+    assert _on_screen(home, "#message"), "the refusal is not on screen"
 
     # home kicks off with the mouse: a gentle first touch...
     before = _seq(home)
@@ -353,6 +368,7 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
             page.touchscreen.tap(at["x"], at["y"])
             page.wait_for_selector("#message a.rule[href='/rules/#rulebook-7']")
             said = page.inner_text("#message")
+            assert _on_screen(page, "#message"), "on the phone the reason is not on screen"
         assert said.startswith("The kick-off is taken by one of the two buttons inside the centre circle, "
                                "not by button 7."), said
         page.context.close()
@@ -388,4 +404,46 @@ def test_the_board_runs_under_the_content_security_policy(live_server, browser):
     painted = page.evaluate("() => getComputedStyle(document.querySelector('.scoreboard .dot')).getPropertyValue('--fill')")
     assert painted.strip().startswith("#")
     assert violations == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_a_penalty_kick_each_side_is_told_its_own_part(live_server, browser):
+    """The taker's side places its taker and says ready, then the keeper's side sets its keeper
+    and says ready, then the taker flicks: the turn line and the hint say so to each side (the
+    keeper's side is never told it is its own penalty kick)."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("pen")
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_function("window.botonera && botonera.idle()")
+    said = page.evaluate("""async () => {
+        const hud = await import('/static/js/board/hud.js');
+        const words = JSON.parse(document.getElementById('board-strings').textContent);
+        const T = JSON.parse(document.getElementById('board-config').textContent).table;
+        const at = (stage, toMove) => ({phase: 'penalty_kick', to_move: toMove, ball: [630, 0], home_attacks: '+x',
+                                        memo: {penalty: {side: 'home', stage, taker: stage === 'taker' ? null : '9'}}});
+        const out = {};
+        for (const [stage, toMove] of [['taker', 'home'], ['keeper', 'away'], ['kick', 'home']]) {
+            const st = at(stage, toMove), other = toMove === 'home' ? 'away' : 'home';
+            out[stage] = {mine: hud.turnLine(st, true, words, 'Me'), theirs: hud.turnLine(st, false, words, 'Them'),
+                          hint: words.hints[hud.hintFor(st, toMove, 'one_touch', T)] || '',
+                          other_hint: hud.hintFor(st, other, 'one_touch', T)};
+        }
+        return out;
+    }""")
+    assert said["taker"]["mine"] == "Your penalty kick: place the taker if you wish, then Ready", said
+    assert said["taker"]["theirs"] == "Them prepares the penalty kick", said
+    assert said["taker"]["hint"].startswith("Your penalty kick: switch to Place"), said
+    assert said["keeper"]["mine"] == "Penalty kick against you: set your goalkeeper, then Ready", said
+    assert said["keeper"]["theirs"] == "Them places the goalkeeper", said
+    assert said["keeper"]["hint"].startswith("A penalty kick against you"), said
+    assert said["kick"]["mine"] == "Your penalty kick" and said["kick"]["theirs"] == "Them's penalty kick", said
+    assert said["kick"]["hint"].startswith("Your penalty kick: the goalkeeper is set"), said
+    assert {s["other_hint"] for s in said.values()} == {""}, said  # the side not to move is told nothing
     page.context.close()

@@ -82,6 +82,8 @@ def test_play_lists_a_fixture_awaiting_your_check_in_as_not_checked_in():
     client.force_login(home)
     page = client.get("/play/").content.decode()
     assert "Not checked in yet" in page and "Checked in" not in page
+    names = match.sides
+    assert f"{names['home']['name']} v {names['away']['name']}" in page  # who it is against, not only the round
     assert f'href="/fixtures/{fixture.pk}/">Check in</a>' in page
     other = Client()
     other.force_login(away)

@@ -41,23 +41,23 @@ export function createHud(cfg, words) {
   function name(side) { return (cfg.sides[side] || {}).name || side; }
   function short(side) { return (cfg.sides[side] || {}).short || name(side); }
 
-  /* The message under the table; ``rule``/``url``: the rule it quotes, linked. */
+  /* The message under the table; ``rule``/``url``: the rule it quotes, linked. On a phone it
+   * lies over the far end of the table, so it goes after a while (a refusal stays longer), or
+   * at a tap. */
+  const narrow = window.matchMedia ? window.matchMedia("(max-width: 640px)") : {matches: false};
+  let sayTimer = null;
+  $("message").addEventListener("click", (e) => { if (narrow.matches && !e.target.closest("a")) say(""); });
+
   function say(text, bad, rule, url) {
     const el = $("message");
     el.textContent = text || "";
     if (rule) { el.appendChild(document.createTextNode(" ")); el.appendChild(ruleLink(rule, url)); }
     el.classList.toggle("bad", !!bad);
+    clearTimeout(sayTimer);
+    if (text && narrow.matches) sayTimer = setTimeout(() => say(""), bad ? 9000 : 3500);
   }
 
-  function turnText(st, mine) {
-    const side = st.to_move, who = short(side);
-    const t = words.turn;
-    if (st.phase === "shot_declared") return mine ? t.your_keeper : fill(t.their_keeper, {name: who});
-    if (st.memo && st.memo.placing) return mine ? t.your_placing : fill(t.their_placing, {name: who});
-    const kind = words.kinds[st.phase];
-    if (kind) return mine ? fill(t.your_kind, {kind}) : fill(t.their_kind, {name: who, kind});
-    return mine ? t.yours : fill(t.theirs, {name: who});
-  }
+  function turnText(st, mine) { return turnLine(st, mine, words, short(st.to_move)); }
 
   /* b: {header, state (drawn), clock (s), replaying, myTurn, busy, serverNow}. */
   function update(b) {
@@ -173,6 +173,21 @@ export function createHud(cfg, words) {
   return {say, update, setConnection, addRow, clearFeed, explain, feedCount: () => feedCount, short, name};
 }
 
+/* The line under the table saying whose turn it is and what it is for: ``st`` the state,
+ * ``mine`` whether the reader is the side to move, ``who`` that side's short name. At a
+ * penalty kick the side to move is the taker's while it places its taker, then the keeper's. */
+export function turnLine(st, mine, words, who) {
+  const t = words.turn, memo = st.memo || {};
+  if (st.phase === "shot_declared") return mine ? t.your_keeper : fill(t.their_keeper, {name: who});
+  if (memo.placing) return mine ? t.your_placing : fill(t.their_placing, {name: who});
+  const stage = st.phase === "penalty_kick" && memo.penalty ? memo.penalty.stage : "";
+  if (stage === "taker") return mine ? t.your_penalty_taker : fill(t.their_penalty_taker, {name: who});
+  if (stage === "keeper") return mine ? t.your_penalty_keeper : fill(t.their_keeper, {name: who});
+  const kind = words.kinds[st.phase];
+  if (kind) return mine ? fill(t.your_kind, {kind}) : fill(t.their_kind, {name: who, kind});
+  return mine ? t.yours : fill(t.theirs, {name: who});
+}
+
 const SET_PIECES = ["free_kick", "free_kick_two_touch", "indirect_free_kick", "throw_in", "throw_in_two_touch",
                     "corner_kick", "corner_kick_two_touch", "goal_kick"];
 
@@ -184,7 +199,10 @@ export function hintFor(st, side, ruleSet, T) {
   if (memo.placing) return "placing";
   if (st.phase === "kick_off") return ruleSet === "mbs" ? "kick_off_mbs" : "kick_off";
   if (memo.second && memo.second.side === side) return memo.second.kind === "kick_off" ? "kick_off_second" : "second_touch";
-  if (st.phase === "penalty_kick") return "penalty";
+  if (st.phase === "penalty_kick") {
+    const stage = (memo.penalty || {}).stage;
+    return stage === "keeper" ? "penalty_keeper" : stage === "kick" ? "penalty_kick" : "penalty";
+  }
   if (SET_PIECES.includes(st.phase)) return "set_piece";
   if (memo.shot && memo.shot.armed) return "shoot";
   const homeAttacks = st.home_attacks || "+x";

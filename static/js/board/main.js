@@ -69,7 +69,10 @@ function redraw() {
   });
 }
 
-function layout() { table.layout(shouldFlip()); redraw(); }
+/* Under a landscape table: the turn line, the controls (a player's) and a line of message. */
+const ROOM_BELOW_PX = cfg.yourSide ? 130 : 60;
+
+function layout() { table.layout(shouldFlip(), ROOM_BELOW_PX); redraw(); }
 
 function clockNow() {
   const h = board.header, st = drawnState();

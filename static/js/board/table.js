@@ -37,13 +37,19 @@ export function createTable(canvas, wrap, T) {
   let marked = [];
 
   /* Sizes the canvas to its box: the table's width fills it, never taller than the window
-   * leaves room for. ``flip``: the view is turned half a turn (the player attacks -x). */
-  function layout(flip) {
+   * leaves room for. ``flip``: the view is turned half a turn (the player attacks -x).
+   * ``below``: CSS pixels to keep on screen under a landscape table (the turn, the controls
+   * and the message), so that at the top of the page all of them show without scrolling. */
+  function layout(flip, below) {
+    const column = wrap.parentElement;   // the table's column: as wide as the table it holds
+    column.style.maxWidth = "";
     const width = Math.max(240, wrap.clientWidth);
     const portrait = width < PORTRAIT_BELOW_PX;
     let cssW = width, cssH = portrait ? width * L / W : width * W / L;
-    const maxH = Math.max(300, window.innerHeight - (portrait ? 0 : 60));
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const maxH = Math.max(320, window.innerHeight - (portrait ? 0 : top + (below || 0)));
     if (cssH > maxH && !portrait) { cssH = maxH; cssW = cssH * L / W; }
+    column.style.maxWidth = !portrait && cssW < width ? Math.ceil(cssW) + "px" : "";
     const dpr = window.devicePixelRatio || 1;
     canvas.style.width = cssW + "px";
     canvas.style.height = cssH + "px";

@@ -1,0 +1,60 @@
+"""The names the site gives rounds and knockout fixtures, in the reader's language.
+
+The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter-finals",
+"Semi-finals", "Final", "Third-place match", and the stages "League", "Groups", "Knockout"), and a
+match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
+is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
+shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
+made and leave a name an organiser typed as it is.
+"""
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
+
+PRACTICE = gettext_noop("Practice")  # a practice match's stored title
+
+_ROUND = re.compile(r"^Round (\d+)$")
+_ROUND_OF = re.compile(r"^Round of (\d+)$")
+
+
+def _fixed() -> dict[str, str]:
+    return {
+        "League": pgettext("stage", "League"),
+        "Groups": pgettext("stage", "Groups"),
+        "Knockout": pgettext("stage", "Knockout"),
+        "Round of 16": _("Round of 16"),
+        "Quarter-finals": _("Quarter-finals"),
+        "Semi-finals": _("Semi-finals"),
+        "Final": _("Final"),
+        "Third-place match": _("Third-place match"),
+    }
+
+
+def shown(name: object) -> str:
+    """``name`` (a str, or a round: its ``str``) in the active language when the site made it;
+    any other name unchanged. ``None`` and "" give ""."""
+    if name is None:
+        return ""
+    text = str(name)
+    fixed = _fixed().get(text)
+    if fixed is not None:
+        return fixed
+    if match := _ROUND.match(text):
+        return _("Round %(number)s") % {"number": match.group(1)}
+    if match := _ROUND_OF.match(text):
+        return _("Round of %(entrants)s") % {"entrants": match.group(1)}
+    return text
+
+
+def title_shown(title: str) -> str:
+    """A match's stored title in the active language: "Practice", and the round after the last
+    comma of "COMPETITION, ROUND" (the competition's name is an organiser's, kept as it is)."""
+    if not title:
+        return ""
+    if title == PRACTICE:
+        return _(PRACTICE)
+    head, comma, tail = title.rpartition(", ")
+    return f"{head}{comma}{shown(tail)}" if comma else shown(title)
