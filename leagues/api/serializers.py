@@ -383,7 +383,7 @@ class FixtureSerializer(serializers.ModelSerializer):
                                     help_text="Where it is played: the fixture's own venue, or its competition's.")
     checkin_opens_at = serializers.DateTimeField(read_only=True, allow_null=True,
                                                  help_text="Online: when check-in opens (the kick-off minus the "
-                                                           "competition's checkin_opens_minutes).")
+                                                           "competition's checkin_opens_minutes); null at a table.")
     checkin_closes_at = serializers.DateTimeField(read_only=True, allow_null=True,
                                                   help_text="Online: the kick-off plus the check-in grace.")
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True,
@@ -402,6 +402,12 @@ class FixtureSerializer(serializers.ModelSerializer):
     def get_result(self, fixture: Fixture):
         result = fixture_result(fixture)
         return ResultSerializer(result).data if result is not None else None
+
+    def to_representation(self, fixture: Fixture) -> dict:
+        data = super().to_representation(fixture)
+        if not fixture.is_online:  # at a table there is no check-in
+            data["checkin_opens_at"] = data["checkin_closes_at"] = None
+        return data
 
 
 class ResultListSerializer(ResultSerializer):

@@ -32,6 +32,7 @@ from django.db import router, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from tqdm import tqdm
 
 from leagues import ranking
@@ -87,7 +88,10 @@ class ImportFileError(ValueError):
     def __init__(self, line: int, column: str | None, message: str):
         self.line, self.column, self.message = line, column, message
         shown = column if column is None or column.isprintable() else repr(column)
-        where = f"line {line}, column {shown}" if column else f"line {line}"
+        if column:
+            where = _("line %(line)s, column %(column)s") % {"line": line, "column": shown}
+        else:
+            where = _("line %(line)s") % {"line": line}
         super().__init__(f"{where}: {message}")
 
 
@@ -138,12 +142,12 @@ def _whole(raw: str, *, line: int, column: str, default: int | None) -> int | No
     raw = (raw or "").strip()
     if raw == "":
         if default is None and column in REQUIRED:
-            raise ImportFileError(line, column, "is empty; give a whole number of 0 or more")
+            raise ImportFileError(line, column, _("is empty; give a whole number of 0 or more"))
         return default
     if not (raw.isascii() and raw.isdigit()):
-        raise ImportFileError(line, column, f"must be a whole number of 0 or more, not {raw!r}")
+        raise ImportFileError(line, column, _("must be a whole number of 0 or more, not %(raw)r") % {"raw": raw})
     if len(raw.lstrip("0")) > len(str(MAX_COUNT)) or int(raw) > MAX_COUNT:
-        raise ImportFileError(line, column, f"must be from 0 to {MAX_COUNT}, not {raw}")
+        raise ImportFileError(line, column, _("must be from 0 to %(max)s, not %(raw)s") % {"max": MAX_COUNT, "raw": raw})
     return int(raw)
 
 
@@ -154,20 +158,21 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
     try:
         header = next(reader)
     except StopIteration:
-        raise ImportFileError(1, None, "the file is empty; it needs a header row") from None
+        raise ImportFileError(1, None, _("the file is empty; it needs a header row")) from None
     except csv.Error as exc:
-        raise ImportFileError(reader.line_num or 1, None, f"is not readable CSV ({exc})") from None
+        raise ImportFileError(reader.line_num or 1, None, _("is not readable CSV (%(error)s)") % {"error": exc}) from None
     header = [h.strip() for h in header]
     seen: set[str] = set()
     for name in header:
         if name not in REQUIRED + OPTIONAL:
-            raise ImportFileError(1, name or "(empty)", f"unknown column; the columns are {', '.join(REQUIRED + OPTIONAL)}")
+            raise ImportFileError(1, name or _("(empty)"), _("unknown column; the columns are %(columns)s")
+                                  % {"columns": ", ".join(REQUIRED + OPTIONAL)})
         if name in seen:
-            raise ImportFileError(1, name, "appears twice")
+            raise ImportFileError(1, name, _("appears twice"))
         seen.add(name)
     for name in REQUIRED:
         if name not in seen:
-            raise ImportFileError(1, name, "required column missing")
+            raise ImportFileError(1, name, _("required column missing"))
 
     rows: list[ResultRow] = []
     for values in _csv_rows(reader):
@@ -175,11 +180,12 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
         if not any(v.strip() for v in values):
             continue
         if len(values) != len(header):
-            raise ImportFileError(line, None, f"has {len(values)} values for {len(header)} columns")
+            raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
+                                  % {"values": len(values), "columns": len(header)})
         raw = dict(zip(header, (v.strip() for v in values), strict=True))
         rows.append(_row(raw, line=line, competition=competition))
     if not rows:
-        raise ImportFileError(2, None, "no results after the header")
+        raise ImportFileError(2, None, _("no results after the header"))
     _check_no_pairing_twice(rows, competition=competition)
     return rows
 
@@ -193,7 +199,7 @@ def _csv_rows(reader) -> Iterable[list[str]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise ImportFileError(max(reader.line_num, 2), None, f"is not readable CSV ({exc})") from None
+            raise ImportFileError(max(reader.line_num, 2), None, _("is not readable CSV (%(error)s)") % {"error": exc}) from None
 
 
 def _text(raw: dict[str, str], column: str, *, line: int, max_length: int) -> str:
@@ -201,9 +207,11 @@ def _text(raw: dict[str, str], column: str, *, line: int, max_length: int) -> st
     most ``max_length`` characters (its column in the database), else ``ImportFileError``."""
     value = raw.get(column, "")
     if not value.isprintable():
-        raise ImportFileError(line, column, f"holds a control character (NUL, a line break...): {value[:40]!r}")
+        raise ImportFileError(line, column, _("holds a control character (NUL, a line break...): %(value)r")
+                               % {"value": value[:40]})
     if len(value) > max_length:
-        raise ImportFileError(line, column, f"is {len(value)} characters long; at most {max_length}")
+        raise ImportFileError(line, column, _("is %(length)s characters long; at most %(max)s")
+                               % {"length": len(value), "max": max_length})
     return value
 
 
@@ -212,9 +220,11 @@ def _round_label(raw: dict[str, str], *, line: int) -> str:
     label = _text(raw, "round", line=line, max_length=ROUND_NAME_MAX)
     if label.isdigit():
         if not label.isascii():
-            raise ImportFileError(line, "round", f"must be a number in the digits 0-9 or a name, not {label!r}")
+            raise ImportFileError(line, "round", _("must be a number in the digits 0-9 or a name, not %(label)r")
+                                   % {"label": label})
         if len(label) > 5 or int(label) > ROUND_NUMBER_MAX:
-            raise ImportFileError(line, "round", f"must be a number from 1 to {ROUND_NUMBER_MAX}, not {label[:12]}")
+            raise ImportFileError(line, "round", _("must be a number from 1 to %(max)s, not %(label)s")
+                                   % {"max": ROUND_NUMBER_MAX, "label": label[:12]})
     return label
 
 
@@ -229,8 +239,9 @@ def _check_no_pairing_twice(rows: list[ResultRow], *, competition: Competition) 
     for row in rows:
         key = _pairing_key(row, competition=competition)
         if key in seen:
-            raise ImportFileError(row.line, "away", f"{row.home} v {row.away} is already on line {seen[key]} "
-                                                    "for the same round; a pairing is played once a round")
+            raise ImportFileError(row.line, "away", _("%(home)s v %(away)s is already on line %(line)s for the same round; "
+                                                      "a pairing is played once a round")
+                                   % {"home": row.home, "away": row.away, "line": seen[key]})
         seen[key] = row.line
 
 
@@ -246,29 +257,31 @@ def _check_round(label: str, *, line: int) -> None:
     """A round is a number from 1 to ``MAX_ROUND`` or a name ("Final", "Round of 16")."""
     label = label.strip()
     if _NUMBER.fullmatch(label) and not (label.isdigit() and len(label) <= 3 and 1 <= int(label) <= MAX_ROUND):
-        raise ImportFileError(line, "round", f"must be a round number from 1 to {MAX_ROUND}, or a round's name, "
-                                             f"not {label}")
+        raise ImportFileError(line, "round", _("must be a round number from 1 to %(max)s, or a round's name, not %(label)s")
+                               % {"max": MAX_ROUND, "label": label})
     if len(label) > 80:
-        raise ImportFileError(line, "round", "a round's name is at most 80 characters")
+        raise ImportFileError(line, "round", _("a round's name is at most 80 characters"))
 
 
 def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
     for column in ("home", "away"):
         if not raw.get(column):
-            raise ImportFileError(line, column, "is empty; give the entrant's name")
+            raise ImportFileError(line, column, _("is empty; give the entrant's name"))
         _text(raw, column, line=line, max_length=ENTRANT_NAME_MAX)
     for column, max_length in (("stage", STAGE_NAME_MAX), ("group", GROUP_NAME_MAX), ("date", 40),
                                ("outcome", 40), ("outcome_side", 40)):
         _text(raw, column, line=line, max_length=max_length)
     _round_label(raw, line=line)
     if raw["home"].casefold() == raw["away"].casefold():
-        raise ImportFileError(line, "away", f"{raw['away']!r} cannot play itself")
+        raise ImportFileError(line, "away", _("%(entrant)r cannot play itself") % {"entrant": raw["away"]})
     outcome = (raw.get("outcome") or "played").lower()
     if outcome not in ("played", "walkover", "disqualification"):
-        raise ImportFileError(line, "outcome", f"must be played, walkover or disqualification, not {raw['outcome']!r}")
+        raise ImportFileError(line, "outcome", _("must be played, walkover or disqualification, not %(outcome)r")
+                               % {"outcome": raw["outcome"]})
     side = (raw.get("outcome_side") or "").lower()
     if side not in ("", "home", "away", "both"):
-        raise ImportFileError(line, "outcome_side", f"must be home, away or both, not {raw['outcome_side']!r}")
+        raise ImportFileError(line, "outcome_side", _("must be home, away or both, not %(side)r")
+                               % {"side": raw["outcome_side"]})
     default_goals = 0 if outcome == "walkover" else None
     _check_round(raw.get("round", ""), line=line)
     row = ResultRow(
@@ -288,7 +301,8 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
         try:
             row.date = datetime.fromisoformat(raw["date"]).date() if "T" in raw["date"] else date.fromisoformat(raw["date"])
         except ValueError:
-            raise ImportFileError(line, "date", f"must be an ISO 8601 date such as 2024-05-18, not {raw['date']!r}") from None
+            raise ImportFileError(line, "date", _("must be an ISO 8601 date such as 2024-05-18, not %(date)r")
+                                   % {"date": raw["date"]}) from None
     rules = Rules(
         knockout=is_knockout_stage(row.stage, competition=competition),
         extra_time=competition.extra_time, shootout=competition.shootout,
@@ -310,10 +324,11 @@ def parse_points(text: str) -> tuple[int, int, int]:
     """``"3,1,0"`` -> (3, 1, 0); raises ``ValueError`` unless three whole numbers, win >= draw >= loss."""
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"--points takes three whole numbers for a win, a draw and a loss, like 3,1,0; not {text!r}")
+        raise ValueError(_("--points takes three whole numbers for a win, a draw and a loss, like 3,1,0; not %(text)r")
+                         % {"text": text})
     win, draw, loss = (int(p) for p in parts)
     if not win >= draw >= loss:
-        raise ValueError("--points: a win is worth at least a draw, and a draw at least a loss")
+        raise ValueError(_("--points: a win is worth at least a draw, and a draw at least a loss"))
     return win, draw, loss
 
 
@@ -331,13 +346,14 @@ def competition_new(
     for an unknown preset or criterion."""
     criteria = list(criteria)
     if preset not in TiebreakPreset.values:
-        raise ValueError(f"unknown preset {preset!r}; the presets are {', '.join(TiebreakPreset.values)}")
+        raise ValueError(_("unknown preset %(preset)r; the presets are %(presets)s")
+                         % {"preset": preset, "presets": ", ".join(TiebreakPreset.values)})
     if preset == TiebreakPreset.CUSTOM:
         if not criteria:
-            raise ValueError("the custom preset needs its list of criteria")
+            raise ValueError(_("the custom preset needs its list of criteria"))
         ranking.validate_criteria(["points", *criteria])
     if format not in Competition.Format.values:
-        raise ValueError(f"unknown format {format!r}")
+        raise ValueError(_("unknown format %(format)r") % {"format": format})
     return Competition(
         slug=slug, name=name, tiebreak_preset=preset, tiebreak_criteria=criteria,
         points_win=points[0], points_draw=points[1], points_loss=points[2], format=format, season=season,
@@ -392,7 +408,8 @@ def results_import(
                 name = getattr(row, column)
                 if name.casefold() not in entrants and name.casefold() not in fresh:
                     if closed:
-                        raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
+                        raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
+                                          % {"name": name, "competition": competition.slug})
                     fresh[name.casefold()] = Entrant(competition=competition, name=name)
         Entrant.objects.bulk_create(fresh.values(), batch_size=BATCH)
         entrants.update(fresh)
@@ -539,7 +556,8 @@ def results_check(rows: list[ResultRow], *, competition: Competition, update: bo
         for column in ("home", "away"):
             name = getattr(row, column)
             if name.casefold() not in entrants:
-                raise ImportFileError(row.line, column, f"no entrant named {name!r} in {competition.slug}")
+                raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
+                                          % {"name": name, "competition": competition.slug})
     stages = {s.name.casefold(): s for s in competition.stages.all()}
     for row in rows:
         stage = stages.get((row.stage or _default_stage(competition)).casefold())
@@ -563,14 +581,17 @@ def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Resul
     Returns the result there, the recorded one and its official result."""
     previous = Result.objects.filter(fixture=fixture).first()
     if previous is not None and not update:
-        raise ImportFileError(row.line, "home", f"{row.home} v {row.away} already has a result in this round "
-                                                f"({previous}); give --update to correct it")
+        raise ImportFileError(row.line, "home", _("%(home)s v %(away)s already has a result in this round (%(result)s); "
+                                                  "give --update to correct it")
+                               % {"home": row.home, "away": row.away, "result": previous})
     if fixture.match_id is not None and fixture.match.is_started:
-        raise ImportFileError(row.line, None, f"{row.home} v {row.away} is played online and its match has "
-                                              "started: its result comes from the match")
+        raise ImportFileError(row.line, None, _("%(home)s v %(away)s is played online and its match has started: "
+                                                "its result comes from the match")
+                               % {"home": row.home, "away": row.away})
     if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
-        raise ImportFileError(row.line, None, f"{row.home} v {row.away} is {fixture.get_status_display().lower()}"
-                                              " and takes no result")
+        raise ImportFileError(row.line, None, _("%(home)s v %(away)s is %(status)s and takes no result")
+                               % {"home": row.home, "away": row.away,
+                                  "status": fixture.get_status_display().lower()})
     return (previous, *_official_of(fixture, row))
 
 
@@ -651,18 +672,20 @@ def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> N
     seen_in_round: dict[tuple[int, int], int] = {}
     for fixture in fixtures:
         line = lines.get(fixture.pk)
-        where = f"{fixture.round} of {fixture.round.stage.name}"
+        where = _("%(round)s of %(stage)s") % {"round": fixture.round, "stage": fixture.round.stage.name}
         third = bool(_THIRD_PLACE.search(f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}"))
         for column, entrant in (("home", fixture.home), ("away", fixture.away)):
             if entrant is None:
                 continue
             if seen_in_round.setdefault((fixture.round_id, entrant.pk), fixture.pk) != fixture.pk and line:
-                raise ImportFileError(line, column, f"{entrant.name} plays twice in {where}, a knockout")
+                raise ImportFileError(line, column, _("%(entrant)s plays twice in %(where)s, a knockout")
+                                      % {"entrant": entrant.name, "where": where})
             if entrant.pk in beaten and not third:
                 lost_in, lost_line = beaten[entrant.pk]
                 if line or lost_line:
                     raise ImportFileError(line or lost_line, column if line else None,
-                                          f"{entrant.name} was beaten in {lost_in} and cannot play on in {where}")
+                                          _("%(entrant)s was beaten in %(lost_in)s and cannot play on in %(where)s")
+                                          % {"entrant": entrant.name, "lost_in": lost_in, "where": where})
         result = getattr(fixture, "result", None) if hasattr(fixture, "result") else None
         if result is None or third:
             continue

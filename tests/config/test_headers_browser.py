@@ -6,35 +6,16 @@ Chromium through Playwright, as tests/matches/test_board_browser.py (skipped wit
 """
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
+from tests.browser import chromium as launch_chromium
 from tests.matches.conftest import make_league, setup_match
-from tests.matches.test_board_browser import ARGS, CHROMIUM, _browser_missing
 
 
 @pytest.fixture
 def strict_browser():
-    reason = _browser_missing()
-    if reason:
-        if os.environ.get("REQUIRE_SERVICES", "") not in ("", "0", "false"):
-            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-            browser = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
-            try:
-                yield browser
-            finally:
-                browser.close()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    with launch_chromium() as browser:
+        yield browser
 
 
 # Redoc shows Redocly's logo from their site; the policy blocks it and Redoc drops the image

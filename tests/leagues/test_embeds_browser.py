@@ -8,9 +8,7 @@ it unless ``REQUIRE_SERVICES`` is set. The other site is a second server of the 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -20,7 +18,7 @@ from leagues.models import Competition, Entrant
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.results import result_record
 from leagues.services.standings import standings_recompute
-from tests.matches.test_board_browser import ARGS, CHROMIUM, _browser_missing
+from tests.browser import chromium as launch_chromium
 
 
 @pytest.fixture
@@ -57,24 +55,8 @@ def other_site():
 
 @pytest.fixture
 def chromium():
-    reason = _browser_missing()
-    if reason:
-        if os.environ.get("REQUIRE_SERVICES", "") not in ("", "0", "false"):
-            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-            browser = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
-            try:
-                yield browser
-            finally:
-                browser.close()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    with launch_chromium() as browser:
+        yield browser
 
 
 def league(slug: str, n: int = 4) -> Competition:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from leagues.models import Competition, Entrant, Fixture, Result
 
@@ -160,6 +161,18 @@ def test_a_bad_file_adds_nothing_to_an_existing_competition(tmp_path):
         call_command("import_results", write(tmp_path, f"{HEADER}\nA,B,2,0\nB,Zed,1,0\n", "two.csv"),
                      "--competition", "c", stdout=StringIO())
     assert Result.objects.count() == 1
+
+
+def test_a_refused_file_is_explained_in_the_active_language(tmp_path):
+    path = write(tmp_path, f"{HEADER},colour\nA,B,2,0,red\n")
+    with translation.override("es"), pytest.raises(CommandError) as exc:
+        call_command("import_results", path, "--competition", "es-bad", "--create", "--name", "Mala",
+                     stdout=StringIO())
+    message = str(exc.value)
+    assert "línea 1, columna colour: columna desconocida; las columnas son home, away" in message
+    assert message.endswith("; no se ha importado nada")
+    assert "unknown column" not in message and "nothing imported" not in message
+    assert not Competition.objects.filter(slug="es-bad").exists()
 
 
 def test_command_errors():

@@ -117,6 +117,15 @@ def test_check_in_inside_the_window_then_the_match_kicks_off():
     assert body["kickoff_at"] and body["checkin_opens_at"]
 
 
+def test_a_table_fixture_shows_no_check_in_window():
+    competition, _ = competition_of(2, venue="table", format="knockout", slug="table-window")
+    fixture = competition.fixtures.get()
+    kickoff([fixture], timezone.now() + timedelta(minutes=10))
+    body = APIClient().get(f"/api/fixtures/{fixture.pk}/").json()
+    assert body["venue"] == "table" and body["kickoff_at"]
+    assert body["checkin_opens_at"] is None and body["checkin_closes_at"] is None
+
+
 def test_a_fixture_paired_after_its_kick_off_is_no_no_show_and_offers_no_check_in():
     competition, organiser = competition_of(4, venue="online", format="knockout", slug="late")
     semis = list(competition.fixtures.filter(round__number=1).order_by("position"))

@@ -16,67 +16,29 @@ Without it the test skips, unless ``REQUIRE_SERVICES`` is set (CI), where it fai
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
 import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+from tests.browser import chromium
+
 PASSWORD = "board-test-pw"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}  # a laptop
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 BARE_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
-def _browser_missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[dev]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
 @pytest.fixture
 def browser():
-    reason = _browser_missing()
-    if reason:
-        if os.environ.get("REQUIRE_SERVICES", "") not in ("", "0", "false"):
-            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself
-    # are still plain synchronous ones.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-            b = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
-            # the probes below (wait_for_function with an expression) are strings evaluated in
-            # the page, which the site's Content-Security-Policy forbids (no eval): the contexts
-            # bypass it. The policy itself is tested in tests/config/test_headers_browser.py.
-            b.new_context = functools.partial(b.new_context, bypass_csp=True)
-            try:
-                yield b
-            finally:
-                for context in list(b.contexts):  # no board polls the server after the test
-                    context.close()
-                b.close()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        # The ORM calls ran in Playwright's greenlet, with a connection of their own: close
-        # it, or the test database cannot be dropped.
-        from django.db import connections
-
-        connections.close_all()
+    with chromium() as b:
+        # the probes below (wait_for_function with an expression) are strings evaluated in the
+        # page, which the site's Content-Security-Policy forbids (no eval): the contexts bypass
+        # it. The policy itself is tested in tests/config/test_headers_browser.py.
+        b.new_context = functools.partial(b.new_context, bypass_csp=True)
+        yield b
 
 
 def _league(slug: str, *, half_minutes: int = 1, rule_params: dict | None = None):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Season, TiebreakPreset
 from leagues.selectors import competition_get
@@ -46,27 +47,28 @@ class Command(BaseCommand):
             raise CommandError(f"--season: {problem}", returncode=REFUSED)
         name_max = Competition._meta.get_field("name").max_length
         if name is not None and (not name.strip() or not name.isprintable() or len(name) > name_max):
-            raise CommandError(f"--name: give a name of 1 to {name_max} printable characters", returncode=REFUSED)
+            raise CommandError(_("--name: give a name of 1 to %(max)s printable characters") % {"max": name_max}, returncode=REFUSED)
         path = Path(file)
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
-            raise CommandError(f"{file}: no such file", returncode=REFUSED) from None
+            raise CommandError(_("%(file)s: no such file") % {"file": file}, returncode=REFUSED) from None
         except OSError as exc:
-            raise CommandError(f"{file}: cannot be read ({exc.strerror or exc})", returncode=REFUSED) from None
+            raise CommandError(_("%(file)s: cannot be read (%(error)s)") % {"file": file, "error": exc.strerror or exc}, returncode=REFUSED) from None
         except UnicodeDecodeError as exc:
             line = path.read_bytes()[: exc.start].count(b"\n") + 1
-            raise CommandError(f"{file}: line {line}: not UTF-8 text; nothing imported", returncode=REFUSED) from None
+            raise CommandError(_("%(file)s: line %(line)s: not UTF-8 text; nothing imported") % {"file": file, "line": line}, returncode=REFUSED) from None
 
         existing = competition_get(slug=competition)
         if create:
             if existing is not None:
-                raise CommandError(f"a competition {competition!r} exists already; drop --create to add results to it", returncode=REFUSED)
+                raise CommandError(_("a competition %(slug)r exists already; drop --create to add results to it")
+                                   % {"slug": competition}, returncode=REFUSED)
             season_obj = None
             if season:
                 season_obj = Season.objects.filter(slug=season).first()
                 if season_obj is None:
-                    raise CommandError(f"no season {season!r}", returncode=REFUSED)
+                    raise CommandError(_("no season %(slug)r") % {"slug": season}, returncode=REFUSED)
             try:
                 target = competition_new(
                     slug=competition, name=name or competition, preset=preset,
@@ -77,16 +79,20 @@ class Command(BaseCommand):
                 raise CommandError(str(exc), returncode=REFUSED) from None
         else:
             if existing is None:
-                raise CommandError(f"no competition {competition!r}; add --create --name NAME to create it", returncode=REFUSED)
+                raise CommandError(_("no competition %(slug)r; add --create --name NAME to create it")
+                                   % {"slug": competition}, returncode=REFUSED)
             target = existing
 
         try:
             summary = results_import(text=text, competition=target, update=update)
         except ImportFileError as exc:
-            raise CommandError(f"{file}: {exc}; nothing imported", returncode=REFUSED) from None
+            raise CommandError(_("%(file)s: %(error)s; nothing imported") % {"file": file, "error": exc}, returncode=REFUSED) from None
         # once, here or by the task the import sent (whichever comes first; the other finds it current)
         standings_recompute(competition_id=summary.competition.pk)
-        verb = "created" if summary.created else "updated"
-        self.stdout.write(self.style.SUCCESS(
-            f"{summary.competition.slug}: {verb}, {summary.results} results, {summary.entrants_created} new entrants"
-        ))
+        counts = {"competition": summary.competition.slug, "results": summary.results,
+                  "entrants": summary.entrants_created}
+        if summary.created:
+            done = _("%(competition)s: created, %(results)s results, %(entrants)s new entrants") % counts
+        else:
+            done = _("%(competition)s: updated, %(results)s results, %(entrants)s new entrants") % counts
+        self.stdout.write(self.style.SUCCESS(done))
