@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authentication import SessionAuthentication
@@ -215,7 +214,7 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         # when nothing changed (``leagues.pagecache``), a 304 to a client that has it already
         scope = pagecache.competition_scope(slug or "")
         if scope is None:
-            raise NotFound(_("No competition matches the given query."))
+            raise NotFound()  # DRF's own "Not found.", in the reader's language
         key = pagecache.scoped_key("standings-api", scope)
         etag = f'"{key.rsplit(":", 1)[1]}"'
         entry = cache.get(key)
