@@ -60,10 +60,10 @@ def _fragments(msgid: str) -> list[str]:
 def _literal(raw: str) -> str:
     """A msgid's text between two placeholders as a pattern: a word at its edge is matched whole
     unless a placeholder is glued to it ("to" is not the start of "toque", nor "in" the end of
-    "manualmente")."""
+    "manualmente", nor the "in" of "check-in": a hyphen joins words)."""
     piece = " ".join(raw.replace("%%", "%").split())
-    start = r"\b" if piece[:1].isalnum() and raw[:1] != piece[:1] else ""
-    end = r"\b" if piece[-1:].isalnum() and raw[-1:] != piece[-1:] else ""
+    start = r"(?<![\w-])" if piece[:1].isalnum() and raw[:1] != piece[:1] else ""
+    end = r"(?![\w-])" if piece[-1:].isalnum() and raw[-1:] != piece[-1:] else ""
     return start + re.escape(piece) + end
 
 
