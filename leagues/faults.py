@@ -530,6 +530,7 @@ def redis_outage(*, database_url: str, log_dir: Path, outage_s: float = 30.0, co
             tally.add("standings_api", spectator.request("GET", f"/api/competitions/{leagues[0].slug}/standings/"))
             tally.add("home_page", spectator.request("GET", "/"))
             time.sleep(0.2)
+        starting_at = datetime.now()  # a worker may reconnect before start() has returned
         redis.start()
         back = time.monotonic()
         back_at = datetime.now()
@@ -539,12 +540,16 @@ def redis_outage(*, database_url: str, log_dir: Path, outage_s: float = 30.0, co
             return official and all(tables_right(pk) for pk in watched)
 
         recovered = wait_until(all_done, RECOVERY_TARGET_S + 30)
-        reconnects = [t for t in log_times(procs[2].text(), r"Connected to redis") if t >= back_at]
+        def reconnected() -> list[datetime]:
+            return [t for t in log_times(procs[2].text(), r"Connected to redis") if t >= starting_at]
+
+        wait_until(lambda: bool(reconnected()), 10)  # the worker's log line may still be on its way
+        reconnects = reconnected()
         figures.update({
             "recorded_api_2xx": recorded["api"], "recorded_page_2xx": recorded["page"],
             "withdrawal_2xx": withdrawn, "full_time_during_outage": full_time_seen,
             "outage_measured_s": round(back - stopped, 1),
-            "worker_reconnect_s": round((reconnects[0] - back_at).total_seconds(), 1) if reconnects else None,
+            "worker_reconnect_s": round(max((reconnects[0] - back_at).total_seconds(), 0.0), 1) if reconnects else None,
             "recovered_s": recovered,
         })
         tally_figures = tally.figures()
