@@ -33,9 +33,12 @@ install: $(STAMP)
 run: export DEBUG := $(DEBUG)
 # the e-mails' links point at the site being served (unless SITE_URL says otherwise)
 run: export SITE_URL ?= http://$(HOST):$(PORT)
+# runserver is daphne's (HTTP and the watchers' WebSockets); beside it, the matches' clock
+# (deadlines, the computer's moves in watched bot matches), stopped with the server
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py run_clock & clock=$$!; trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)

@@ -1,6 +1,21 @@
+"""The ASGI application (issue 20): the site's HTTP (Django's views, as under WSGI) and the
+WebSockets of live matches' watchers (``matches.routing``), from one server:
+``gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker`` (Procfile), and
+``manage.py runserver`` (daphne's) in development. A WebSocket from another site's page is
+refused (its ``Origin`` must be one of ``ALLOWED_HOSTS``)."""
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up: the routes below import models
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from matches.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_application,
+    "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+})

@@ -64,6 +64,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    "daphne",  # first: its runserver serves HTTP and the watchers' WebSockets (config.asgi)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "channels",
     "rest_framework",
     "knox",
     "axes",
@@ -239,6 +241,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Online matches: apply the turn, shot-wait, period and check-in deadlines that have passed.
     "matches-tick-deadlines": {"task": "matches.tasks.tick_matches", "schedule": 3.0,
                                "options": {"expires": 3.0}},
+    # Computer-against-computer matches that someone watches: their next move when due.
+    "matches-computer-moves": {"task": "matches.tasks.play_computer_moves", "schedule": 1.0,
+                               "options": {"expires": 1.0}},
     "matches-sweep": {"task": "matches.tasks.sweep", "schedule": SWEEP_SECONDS,
                       "options": {"expires": SWEEP_SECONDS}},
     "leagues-sweep": {"task": "leagues.tasks.sweep", "schedule": SWEEP_SECONDS,
@@ -279,6 +284,11 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Online matches ---------------------------------------------------------------------------
+# Watchers of a live match over WebSockets (matches.watching): a process's room of a match looks
+# at the match by itself every LIVE_CHECK_SECONDS when Redis tells it of changes, every
+# LIVE_POLL_SECONDS without Redis (or while its subscription is down).
+LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "5"))
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0.5"))
 # "module:Class" of a referee to use instead of simulation.rules.make_referee (tests, benchmarks).
 MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # The task that makes an adjudicated online match's log official for whoever set it up

@@ -82,6 +82,12 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("away user")
     )
     computer_sides = models.JSONField(default=list, blank=True, help_text=_('Sides the computer plays: ["away"].'), verbose_name=_("computer sides"))
+    # a match the computer plays on both sides moves only while someone watches it (issue 20):
+    # the boards' feed and the watchers' rooms push this forward, the clock's driver reads it
+    watched_until = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("watched until"),
+        help_text=_("Until when someone is taken to be watching (a computer-against-computer match moves only then)."),
+    )
 
     # When: the kick-off, and the check-in window around it (COMPETITIONS.md §8).
     scheduled_at = models.DateTimeField(null=True, blank=True, help_text=_("The kick-off."), verbose_name=_("scheduled at"))

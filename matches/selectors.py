@@ -21,10 +21,11 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -36,6 +37,7 @@ from matches import sentences
 from matches.models import Match, MatchAction
 from matches.services import online, play
 from matches.services.referee import referee_for
+from matches.services.spectating import MARK_EVERY, WATCHED_FOR
 from simulation.actions import parse_action
 from simulation.state import MatchState
 
@@ -205,62 +207,75 @@ def side_names(match: Match) -> dict[str, dict[str, Any]]:
 # --- The spectators' poll, from the cache ------------------------------------------------------
 
 SERVER_NOW_MARK = "@@server_now@@"  # stands for the server's time in a cached feed body
+FEED_TTL = 60  # seconds a spectators' feed answer is kept (its key changes whenever the match does)
 
 
 @dataclass(frozen=True)
 class FeedHead:
     """What a spectator's poll needs to know before anything else: whether the match moved
-    (``version``: every field a feed answer is made of that can change), whether anything is
-    due that a read must apply first (a deadline passed, a bot match's next move), and who
-    plays it (a player's poll is never answered from the shared cache)."""
+    (``version``: every field a feed answer is made of that can change), whether a deadline has
+    passed that a read must apply first, who plays it (a player's poll is never answered from
+    the shared cache), and whether it is a live computer-against-computer match that moves only
+    while watched (``bot``; ``watched_until``: ``spectating.mark_watched``)."""
 
     match_id: int
     version: tuple
     due: bool
     players: tuple
+    bot: bool = False
+    watched_until: datetime | None = None
 
     @property
     def settled(self) -> bool:
         return not self.due
 
+    @property
+    def seq(self) -> int:
+        """The match's last log row (``version`` starts with it)."""
+        return int(self.version[0])
+
     def is_player(self, user) -> bool:
         return bool(user is not None and user.is_authenticated and user.pk in self.players)
+
+    def wants_mark(self, now: datetime) -> bool:
+        """Whether a watcher's sign should be written (``spectating.mark_watched``)."""
+        return self.bot and (self.watched_until is None or self.watched_until < now + WATCHED_FOR - MARK_EVERY)
 
 
 _HEAD_COLUMNS = ("seq", "status", "state_hash", "status_changed_at", "deadline_at", "deadline_kind",
                  "checkin_deadline_at", "home_checked_in_at", "away_checked_in_at", "kicked_off_at",
                  "finished_at", "clock_anchor_at", "clock_anchor_s", "walkover_side", "computer_sides",
-                 "official", "home_user_id", "away_user_id")
+                 "official", "home_user_id", "away_user_id", "watched_until")
+_NOT_SHOWN = ("home_user_id", "away_user_id", "watched_until")  # not in a feed answer: not in its version
 
 
-def feed_head(match_id: int, *, now: datetime, bot_pace_s: float) -> FeedHead | None:
+def feed_head(match_id: int, *, now: datetime) -> FeedHead | None:
     """One light query (no state, no log; raw SQL: the ORM's building of it would cost more
     than the rest of a cached poll): the match's head, or ``None`` when there is none."""
     quote = connection.ops.quote_name
-    match_table, action_table = quote(Match._meta.db_table), quote(MatchAction._meta.db_table)
+    match_table = quote(Match._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join('m.' + quote(c) for c in _HEAD_COLUMNS)}, "
-            f"(SELECT a.created_at FROM {action_table} a WHERE a.match_id = m.id ORDER BY a.seq DESC LIMIT 1) "
-            f"FROM {match_table} m WHERE m.id = %s", [match_id])
+        cursor.execute(f"SELECT {', '.join('m.' + quote(c) for c in _HEAD_COLUMNS)} FROM {match_table} m "
+                       f"WHERE m.id = %s", [match_id])
         found = cursor.fetchone()
     if found is None:
         return None
-    row = dict(zip((*_HEAD_COLUMNS, "last_at"), found, strict=True))
-    for key in ("deadline_at", "checkin_deadline_at", "kicked_off_at", "last_at"):
+    row = dict(zip(_HEAD_COLUMNS, found, strict=True))
+    for key in ("deadline_at", "checkin_deadline_at", "watched_until"):
         row[key] = _moment(row[key])
     sides = row["computer_sides"]
     sides = json.loads(sides) if isinstance(sides, str) else (sides or [])
     live = row["status"] == Match.Status.LIVE
+    bot = live and len(sides) >= 2
     due = bool(
-        (live and row["deadline_at"] is not None and row["deadline_at"] <= now)
+        # a bot match's deadlines are its driver's (spectating), never a read's
+        (live and not bot and row["deadline_at"] is not None and row["deadline_at"] <= now)
         or (row["status"] in play.OPEN_STATUSES and row["checkin_deadline_at"] is not None
             and row["checkin_deadline_at"] <= now)
-        or (live and len(sides) >= 2
-            and now - (row["last_at"] or row["kicked_off_at"] or now) >= timedelta(seconds=bot_pace_s))
     )
-    version = tuple(str(row[k]) for k in _HEAD_COLUMNS if k not in ("home_user_id", "away_user_id"))
-    return FeedHead(match_id=match_id, version=version, due=due, players=(row["home_user_id"], row["away_user_id"]))
+    version = tuple(str(row[k]) for k in _HEAD_COLUMNS if k not in _NOT_SHOWN)
+    return FeedHead(match_id=match_id, version=version, due=due, players=(row["home_user_id"], row["away_user_id"]),
+                    bot=bot, watched_until=row["watched_until"])
 
 
 def _moment(value) -> datetime | None:
@@ -275,3 +290,27 @@ def feed_key(head: FeedHead, *, after: int, frames: bool, language: str) -> str:
     """The cache key (and ETag) of a spectator's feed answer: ``board:feed:<digest>``."""
     raw = repr((head.match_id, head.version, after, frames, language))
     return f"board:feed:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def spectators_body(head: FeedHead, *, after: int, frames: bool, now: datetime, build: bool = True) -> str | None:
+    """A spectator's feed answer (``board_feed`` with no user) as JSON text, in the active
+    language, the server's time left as ``SERVER_NOW_MARK`` (the one part never cached: the
+    caller puts ``now`` in). From the cache under ``feed_key``; built and cached when missing
+    (``None`` instead when ``build`` is false). The polls of ``/matches/<id>/feed/`` and the
+    pushes to watchers (``matches.watching``) share it: one build per version and language."""
+    key = feed_key(head, after=after, frames=frames, language=get_language())
+    body = cache.get(key)
+    if body is None and build:
+        match = Match.objects.select_related("home_user", "away_user").filter(pk=head.match_id).first()
+        if match is None:
+            return None
+        data = board_feed(match, after=after, user=None, frames=frames, now=now)
+        data["match"]["server_now"] = SERVER_NOW_MARK
+        body = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"))
+        cache.set(key, body, FEED_TTL)
+    return body
+
+
+def with_server_now(body: str, now: datetime) -> str:
+    """``body`` (``spectators_body``) with the server's time in."""
+    return body.replace(SERVER_NOW_MARK, now.isoformat(), 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from matches.services import adjudication, deadlines
+from matches.services import adjudication, deadlines, spectating
 
 RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": True, "max_retries": 8}
@@ -25,6 +25,13 @@ def adjudicate_match(match_id: int) -> bool:
 def tick_matches() -> int:
     """Applies the passed deadlines of online matches (beat, every few seconds)."""
     return deadlines.tick_due()
+
+
+@shared_task(name="matches.tasks.play_computer_moves", ignore_result=True, **RETRY)
+def play_computer_moves() -> int:
+    """Plays the due move of every watched computer-against-computer match (beat, every
+    second). Returns how many moved."""
+    return spectating.play_due()
 
 
 @shared_task(name="matches.tasks.sweep", ignore_result=True, **RETRY)

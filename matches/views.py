@@ -3,8 +3,10 @@
 - ``/matches/<id>/``: the board; players play on it, anyone watches; a match that is over
   replays from its log on the same page;
 - ``/matches/<id>/feed/?after=N``: one poll of the board (JSON): the match and the log rows
-  after ``N``. Passed deadlines are applied first, and a computer-against-computer match makes
-  its next move when it is due (``matches.services.spectating``);
+  after ``N``. Passed deadlines are applied first (a player's poll, or any poll that finds one
+  passed); a poll of a computer-against-computer match only marks it watched: its moves are
+  made by the clock's driver (``matches.services.spectating``), never by a request. The board
+  is told of changes over ``/ws/matches/<id>/`` (``matches.consumers``) and polls less then;
 - ``/matches/<id>/replay.json``: the whole log with the state after each row, for replays;
 - ``/play/``: your matches, and a practice match against the computer;
 - ``/rules/``: the two rulebooks by section; every call on the board links to its section.
@@ -14,12 +16,9 @@ Actions are not posted here: the board posts them to ``POST /api/matches/<id>/ac
 from __future__ import annotations
 
 import dataclasses
-import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,10 +33,8 @@ from matches.rulebooks import rulebooks
 from matches.services import online
 from matches.services import play as playing
 from matches.services.deadlines import tick_if_due
-from matches.services.spectating import BOT_PACE_S, bot_match_due, bot_match_step
+from matches.services.spectating import is_bot_match, mark_watched
 from simulation.table import Table
-
-FEED_TTL = 60  # seconds a spectators' feed answer is kept (its key changes whenever the match does)
 
 
 def _match_qs():
@@ -45,20 +42,20 @@ def _match_qs():
 
 
 def _refreshed(match: Match) -> Match:
-    """``match`` after its passed deadlines (and a due move of a bot match) are applied."""
-    if bot_match_due(match, timezone.now()):
-        bot_match_step(match_id=match.pk)
-        return _match_qs().get(pk=match.pk)
+    """``match`` after its passed deadlines are applied."""
     ticked = tick_if_due(match)
     return _match_qs().get(pk=match.pk) if ticked is not match else match
 
 
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
+    if is_bot_match(match):
+        mark_watched(match.pk)
     table = Table.from_params(match.rule_params)
     config = {
         "match": match.pk,
         "feedUrl": reverse("play:feed", args=[match.pk]),
+        "liveUrl": f"/ws/matches/{match.pk}/",  # matches.routing (not Django's URLconf)
         "replayUrl": reverse("play:replay", args=[match.pk]),
         "actionsUrl": reverse("matches_api:actions", args=[match.pk]),
         "yourSide": playing.side_of(match, request.user),
@@ -92,9 +89,11 @@ def feed(request: HttpRequest, pk: int) -> HttpResponse:
         return JsonResponse({"error": "malformed", "detail": _("after is a whole number")}, status=400)
     frames = request.GET.get("frames", "1") not in ("0", "false")
     now = timezone.now()
-    head = selectors.feed_head(pk, now=now, bot_pace_s=BOT_PACE_S)
+    head = selectors.feed_head(pk, now=now)
     if head is None:
         raise Http404("no such match")
+    if head.wants_mark(now):
+        mark_watched(pk, now=now)
     if head.settled and not head.is_player(request.user):
         return _spectators_answer(request, head, after=after, frames=frames, now=now, build=True)
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
@@ -109,9 +108,11 @@ def spectators_feed(request: HttpRequest, pk: int) -> HttpResponse | None:
     except ValueError:
         return None
     now = timezone.now()
-    head = selectors.feed_head(pk, now=now, bot_pace_s=BOT_PACE_S)
+    head = selectors.feed_head(pk, now=now)
     if head is None or not head.settled:
         return None
+    if head.wants_mark(now):
+        mark_watched(pk, now=now)
     frames = request.GET.get("frames", "1") not in ("0", "false")
     return _spectators_answer(request, head, after=after, frames=frames, now=now, build=False)
 
@@ -123,18 +124,12 @@ def _spectators_answer(request: HttpRequest, head: selectors.FeedHead, *, after:
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
-        body = cache.get(key)
+        body = selectors.spectators_body(head, after=after, frames=frames, now=now, build=build)
         if body is None:
-            if not build:
-                return None
-            match = get_object_or_404(_match_qs(), pk=head.match_id)
-            data = selectors.board_feed(match, after=after, user=None, frames=frames, now=now)
-            data["match"]["server_now"] = selectors.SERVER_NOW_MARK
-            body = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"))
-            cache.set(key, body, FEED_TTL)
-        # the server's time is the one part never cached: the board sets its clocks by it
-        response = HttpResponse(body.replace(selectors.SERVER_NOW_MARK, now.isoformat(), 1),
-                                content_type="application/json")
+            if build:
+                raise Http404("no such match")
+            return None
+        response = HttpResponse(selectors.with_server_now(body, now), content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

@@ -120,18 +120,20 @@ def tick(*, match_id: int, now: datetime | None = None) -> Match | None:
     return match
 
 
-def due(now: datetime):
-    """Ids of the matches with a deadline passed by ``now``."""
-    return Match.objects.filter(
+def due(now: datetime, *, limit: int = 500) -> list[int]:
+    """Ids of the matches with a deadline passed by ``now``; a live match the computer plays on
+    both sides is not one of them (``spectating.bot_match_step`` applies its deadlines)."""
+    found = Match.objects.filter(
         Q(status=Match.Status.LIVE, deadline_at__lte=now)
         | Q(status__in=play.OPEN_STATUSES, checkin_deadline_at__lte=now)
-    ).values_list("pk", flat=True)
+    ).values_list("pk", "status", "computer_sides")[:limit]
+    return [pk for pk, status, sides in found if status != Match.Status.LIVE or len(sides or ()) < 2]
 
 
 def tick_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Applies the passed deadlines of every match (the beat task). Returns how many matches."""
     now = now or timezone.now()
-    ids = list(due(now)[:limit])
+    ids = due(now, limit=limit)
     for match_id in ids:
         tick(match_id=match_id, now=now)
     return len(ids)
@@ -140,7 +142,8 @@ def tick_due(*, now: datetime | None = None, limit: int = 500) -> int:
 def tick_if_due(match: Match, now: datetime | None = None) -> Match:
     """``match`` itself, or re-read after applying its passed deadlines (every read does this)."""
     now = now or timezone.now()
-    if match.status == Match.Status.LIVE and match.deadline_at is not None and match.deadline_at <= now:
+    if (match.status == Match.Status.LIVE and match.deadline_at is not None and match.deadline_at <= now
+            and len(match.computer_sides) < 2):
         return tick(match_id=match.pk, now=now) or match
     if (match.status in play.OPEN_STATUSES and match.checkin_deadline_at is not None
             and match.checkin_deadline_at <= now):

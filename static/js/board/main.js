@@ -33,8 +33,8 @@ setOffset(board.header.server_now);
 
 const table = createTable($("board"), $("canvas-wrap"), cfg.table);
 const hud = createHud(cfg, words);
-const transport = createTransport({feed: cfg.feedUrl, replay: cfg.replayUrl, actions: cfg.actionsUrl}, {
-  lastSeq: () => board.lastSeq, onFeed: receive, onConnection: (ok) => hud.setConnection(ok),
+const transport = createTransport({feed: cfg.feedUrl, replay: cfg.replayUrl, actions: cfg.actionsUrl, live: cfg.liveUrl}, {
+  lastSeq: () => board.lastSeq, onFeed: receive, onConnection: (ok) => hud.setConnection(ok), player: !!cfg.yourSide,
 });
 
 function setOffset(serverNow) { if (serverNow) board.offset = Date.parse(serverNow) - Date.now(); }
@@ -108,6 +108,7 @@ function update() {
 // --- the feed from the server ---------------------------------------------------------------------
 
 function receive(data) {
+  if (data.match.seq < board.header.seq) return;   // older than what the board has (a late push)
   const hadState = !!board.header.state;
   board.header = data.match;
   setOffset(board.header.server_now);

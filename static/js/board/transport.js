@@ -1,8 +1,12 @@
 /* The transport: everything the board says to the server and hears from it.
  *
- * Owns the polling loop and the posting of actions. Live, it asks /matches/<id>/feed/?after=N
- * every POLL_MS for the match and the log rows after the last one the board has; a board that
- * lost its connection backs off, then catches up from the log. Once the match is over it goes
+ * Owns the WebSocket, the polling loop and the posting of actions. Live, the server pushes each
+ * change of the match over /ws/matches/<id>/ (a spectator gets the feed answer itself; a
+ * player is told to ask their own feed at once), and the board polls now and then
+ * (SOCKET_POLL_MS) as a net; without the socket (a server without WebSockets, a proxy that
+ * drops them) it asks /matches/<id>/feed/?after=N every POLL_MS for the match and the log rows
+ * after the last one the board has, and tries the socket again with a growing pause. A board
+ * that lost its connection backs off, then catches up from the log. Once the match is over it goes
  * on asking, every OFFICIAL_POLL_MS, until the result is official (the server adjudicates
  * after full time, on whichever request or worker gets there first), then stops. Actions go
  * to POST /api/matches/<id>/actions/ with the next sequence number and an Idempotency-Key,
@@ -10,6 +14,7 @@
  */
 
 const POLL_MS = 500;
+const SOCKET_POLL_MS = {player: 2000, spectator: 15000};   // with the socket open
 const IDLE_POLL_MS = 2000;
 const OFFICIAL_POLL_MS = 1000;
 const SLOW_OFFICIAL_POLL_MS = 10000;   // after a long wait: an organiser must look at it
@@ -27,10 +32,38 @@ function newKey() {
   return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
 }
 
-/* urls: {feed, replay, actions}; lastSeq(): the last row the board has; onFeed(data) gets
- * each answer of the feed; onConnection(ok) its health. */
-export function createTransport(urls, {lastSeq, onFeed, onConnection}) {
+/* urls: {feed, replay, actions, live}; lastSeq(): the last row the board has; onFeed(data) gets
+ * each answer of the feed; onConnection(ok) its health; player: the board plays a side. */
+export function createTransport(urls, {lastSeq, onFeed, onConnection, player}) {
   let timer = null, busy = false, failures = 0, stopped = false, finishedSince = null;
+  let socket = null, socketOpen = false, socketFailures = 0;
+
+  function openSocket() {
+    if (!urls.live || !("WebSocket" in window) || stopped || socket) return;
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + urls.live +
+      "?after=" + lastSeq() + "&lang=" + encodeURIComponent(document.documentElement.lang || "");
+    try { socket = new WebSocket(url); } catch (e) { socket = null; return; }
+    socket.onopen = () => { socketOpen = true; socketFailures = 0; };
+    socket.onmessage = (event) => {
+      if (player) { pollNow(); return; }   // a player's own feed says more (their side's view)
+      let data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      onConnection(true);
+      onFeed(data);
+      if (data.match.finished && data.match.official) stop();
+    };
+    socket.onclose = (event) => {
+      const was = socketOpen;
+      socket = null;
+      socketOpen = false;
+      if (stopped || event.code === 4400 || event.code === 4404) return;
+      socketFailures += 1;
+      setTimeout(openSocket, Math.min(60000, 1000 * Math.pow(2, socketFailures)));
+      if (was) pollNow();   // polling again at once, until the socket is back
+    };
+  }
+
+  function pollNow() { if (!stopped) { if (timer) clearTimeout(timer); poll(); } }
 
   function schedule(ms) {
     if (timer) clearTimeout(timer);
@@ -45,6 +78,7 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection}) {
       return Date.now() - finishedSince > OFFICIAL_PATIENCE_MS ? SLOW_OFFICIAL_POLL_MS : OFFICIAL_POLL_MS;
     }
     if (data.actions.length >= MAX_ROWS) return 0;
+    if (socketOpen) return player ? SOCKET_POLL_MS.player : SOCKET_POLL_MS.spectator;
     return match.status === "live" ? POLL_MS : IDLE_POLL_MS;
   }
 
@@ -73,6 +107,7 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection}) {
   function stop() {
     stopped = true;
     if (timer) { clearTimeout(timer); timer = null; }
+    if (socket) { socket.close(1000); socket = null; socketOpen = false; }
   }
 
   /* Posts ``body`` ({seq, action}); resolves to {code, data} (code 0: never reached the server). */
@@ -105,8 +140,8 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection}) {
   }
 
   return {
-    start: () => { stopped = false; poll(); },
-    pollNow: () => { if (!stopped) { if (timer) clearTimeout(timer); poll(); } },
+    start: () => { stopped = false; poll(); openSocket(); },
+    pollNow,
     stop,
     send,
     history: () => getJSON(urls.feed + "?after=0&frames=0"),
