@@ -145,12 +145,16 @@ class Hub:
         if room is None:
             return
         room.seats.discard(seat)
-        if not room.seats:
-            del self.rooms[match_id]
-            room.wake.set()  # its task ends
-            if not self.rooms and self.listener is not None:
-                self.listener.cancel()
-                self.listener, self.subscribed = None, False
+        if room.seats:
+            return
+        del self.rooms[match_id]
+        room.wake.set()  # its task ends
+        if room.task is not None:
+            await asyncio.gather(room.task, return_exceptions=True)
+        if not self.rooms and self.listener is not None:
+            listener, self.listener, self.subscribed = self.listener, None, False
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
 
     async def listen(self) -> None:
         """Wakes the room of each match announced on Redis; reconnects every second while

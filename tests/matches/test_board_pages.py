@@ -1,4 +1,5 @@
-"""The board's pages without a browser: the feed drives a watched bot match at its pace, the
+"""The board's pages without a browser: a watched bot match moves at its pace (its driver, not the
+feed: issue 20), the
 fixture's page checks a player in, a replay holds the state after every row (issue 8)."""
 from __future__ import annotations
 
@@ -9,32 +10,49 @@ from django.test import Client
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services import online
-from matches.services.spectating import BOT_PACE_S, bot_match_step
+from matches.services import online, play
+from matches.services.deadlines import tick_due
+from matches.services.spectating import BOT_PACE_S, mark_watched, play_due
 from simulation.state import MatchState
 from tests.matches.conftest import make_league, setup_match, users_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_watched_bot_match_moves_once_per_pace_however_many_watch():
+def test_a_watched_bot_match_moves_once_per_pace_however_many_drive_it():
     fixture = make_league(2, slug="bots").fixtures.get()
     match = setup_match(fixture, timezone.now(), computer_sides=["home", "away"])
     assert match.status == Match.Status.LIVE and match.seq == 0
     later = timezone.now() + timedelta(seconds=BOT_PACE_S + 0.5)
-    bot_match_step(match_id=match.pk, now=later)
-    bot_match_step(match_id=match.pk, now=later + timedelta(seconds=0.1))  # a second watcher
+    assert play_due(now=later) == 0  # nobody watches: it waits
+    assert Client().get(f"/matches/{match.pk}/feed/?after=0").status_code == 200  # a spectator's poll
+    assert Match.objects.get(pk=match.pk).seq == 0  # the poll marked it watched, and played nothing
+    assert play_due(now=later) == 1
+    assert play_due(now=later + timedelta(seconds=0.1)) == 0  # a second driver (beat and run_clock)
     assert Match.objects.get(pk=match.pk).seq == 1
     feed = Client().get(f"/matches/{match.pk}/feed/?after=0").json()
     assert [r["seq"] for r in feed["actions"]] == [1] and feed["actions"][0]["frames"]
     assert feed["match"]["status"] == "live" and feed["match"]["clock_anchor_at"]
 
 
+def test_a_poll_of_a_due_bot_match_never_runs_the_computers_search(monkeypatch):
+    fixture = make_league(2, slug="nosearch").fixtures.get()
+    match = setup_match(fixture, timezone.now() - timedelta(seconds=BOT_PACE_S * 4), computer_sides=["home", "away"])
+    mark_watched(match.pk)
+    monkeypatch.setattr(play, "play_computer", lambda *a, **k: pytest.fail("a request ran the computer"))
+    for _poll in range(3):
+        assert Client().get(f"/matches/{match.pk}/feed/?after=0").status_code == 200
+        assert Client().get(f"/matches/{match.pk}/").status_code == 200
+    assert Match.objects.get(pk=match.pk).seq == 0
+
+
 def test_a_bot_match_nobody_watched_past_its_deadline_plays_on_without_a_timeout():
     fixture = make_league(2, slug="idle").fixtures.get()
     match = setup_match(fixture, timezone.now(), computer_sides=["home", "away"])
     first_viewer = match.deadline_at + timedelta(seconds=10)  # passed, but not an outage
-    bot_match_step(match_id=match.pk, now=first_viewer)
+    assert tick_due(now=first_viewer) == 0  # its deadlines are its driver's: no tick in its place
+    mark_watched(match.pk, now=first_viewer)
+    assert play_due(now=first_viewer) == 1
     match = Match.objects.get(pk=match.pk)
     assert match.seq == 1
     types = {e["type"] for row in match.actions.all() for e in row.events}

@@ -1,0 +1,207 @@
+"""Watchers of a live match over WebSockets (issue 20): each change pushed to every watcher, the
+database read once per change and process however many watch, watching drives nothing.
+
+In process through ``config.asgi`` with Channels' communicator, and (integration) through a real
+uvicorn process told of a flick made in another process by Redis alone (its own looks switched
+off), then while Redis is stopped and started again."""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.utils import timezone
+
+from config.asgi import application
+from matches import selectors, watching
+from matches.models import Match
+from matches.services import online, spectating
+from tests.conftest import ROOT, _worker_env
+from tests.matches.conftest import make_league, setup_match, users_of
+from tests.matches.test_online import flick
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def live_now(slug: str):
+    """A live match kicked off now, and its two users."""
+    fixture = make_league(2, slug=slug).fixtures.get()
+    home, away = users_of(fixture)
+    now = timezone.now()
+    match = setup_match(fixture, now)
+    online.check_in(match_id=match.pk, user=home, now=now)
+    match = online.check_in(match_id=match.pk, user=away, now=now)
+    assert match.status == Match.Status.LIVE
+    return match, home, away
+
+
+def move(match_id: int, users: dict) -> int:
+    """The side to move flicks (the stub referee); returns the new seq."""
+    match = Match.objects.get(pk=match_id)
+    side = match.state["to_move"]
+    answer = online.submit_action(match_id=match_id, user=users[side], seq=match.seq + 1, action_json=flick())
+    assert answer.status_code == 201, answer.data
+    return answer.data["seq"]
+
+
+def watcher(match_id: int, query: str = "after=0", headers=(ORIGIN,)) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/matches/{match_id}/?{query}", headers=list(headers))
+
+
+async def next_push(communicator: WebsocketCommunicator, timeout: float = 3) -> dict:
+    return json.loads(await communicator.receive_from(timeout=timeout))
+
+
+def test_every_watcher_gets_each_flick_pushed_and_the_database_is_read_once_per_change(stub_referee, monkeypatch):
+    match, home, away = live_now("push")
+    users = {"home": home, "away": away}
+    heads, builds = [], []
+    real_head, real_build = selectors.feed_head, selectors.board_feed
+    monkeypatch.setattr(selectors, "board_feed", lambda *a, **k: builds.append(1) or real_build(*a, **k))
+    monkeypatch.setattr(watching, "_head", database_sync_to_async(
+        lambda *a, **k: heads.append(1) or real_head(*a, **k)))
+
+    async def scenario() -> None:
+        crowd = [watcher(match.pk, f"after={match.seq}") for _ in range(25)]
+        for c in crowd:
+            assert (await c.connect())[0]
+        for c in crowd:  # the state on joining
+            assert (await next_push(c))["match"]["seq"] == match.seq
+        heads.clear(), builds.clear()
+        for _flick in range(3):
+            seq = await database_sync_to_async(move)(match.pk, users)
+            for c in crowd:
+                data = await next_push(c)
+                assert data["match"]["seq"] == seq and [r["seq"] for r in data["actions"]] == [seq]
+                assert data["actions"][0]["frames"] is not None and data["match"]["server_now"] != selectors.SERVER_NOW_MARK
+        for c in crowd:
+            await c.disconnect()
+
+    async_to_sync(scenario)()
+    # 25 watchers, 3 flicks: the head read a few times per flick, the answer built once per flick
+    assert len(builds) == 3
+    assert len(heads) <= 3 * 3
+
+
+def test_a_watcher_that_joins_late_gets_what_it_lacks(stub_referee):
+    match, home, away = live_now("late")
+    users = {"home": home, "away": away}
+    for _flick in range(3):
+        move(match.pk, users)
+
+    async def scenario() -> dict:
+        c = watcher(match.pk, "after=1&frames=0&lang=es")
+        assert (await c.connect())[0]
+        data = await next_push(c)
+        await c.disconnect()
+        return data
+
+    data = async_to_sync(scenario)()
+    assert [r["seq"] for r in data["actions"]] == [2, 3] and data["actions"][0]["frames"] == []
+
+
+@pytest.mark.parametrize("query, code", [("after=x", 4400), ("after=-3", 4400)])
+def test_a_malformed_query_is_closed_with_4400(query, code):
+    async def scenario():
+        c = watcher(1, query)
+        connected, _ = await c.connect()
+        assert connected
+        return await c.receive_output(timeout=2)
+
+    assert async_to_sync(scenario)() == {"type": "websocket.close", "code": code}
+
+
+def test_no_such_match_is_closed_with_4404():
+    async def scenario():
+        c = watcher(987654, "after=0")
+        assert (await c.connect())[0]
+        return await c.receive_output(timeout=3)
+
+    assert async_to_sync(scenario)() == {"type": "websocket.close", "code": 4404}
+
+
+def test_a_socket_from_another_sites_page_is_refused():
+    async def scenario():
+        connected, _ = await watcher(1, "after=0", headers=[(b"origin", b"https://elsewhere.example")]).connect()
+        return connected
+
+    assert async_to_sync(scenario)() is False
+
+
+def test_a_watched_bot_match_moves_by_its_driver_not_by_its_watchers(monkeypatch):
+    fixture = make_league(2, slug="botwatch").fixtures.get()
+    match = setup_match(fixture, timezone.now() - timedelta(seconds=10), computer_sides=["home", "away"])
+    assert Match.objects.get(pk=match.pk).watched_until is None
+
+    async def scenario() -> list[int]:
+        c = watcher(match.pk, "after=0")
+        assert (await c.connect())[0]
+        seqs = [(await next_push(c))["match"]["seq"]]
+        assert await database_sync_to_async(spectating.play_due)() == 1  # the driver (beat, run_clock)
+        seqs.append((await next_push(c))["match"]["seq"])
+        await c.disconnect()
+        return seqs
+
+    assert async_to_sync(scenario)() == [0, 1]
+    assert Match.objects.get(pk=match.pk).watched_until > timezone.now()  # the room marked it watched
+
+
+# --- a real server: the push crosses processes by Redis alone ------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(services, tmp_path):
+    """uvicorn serving ``config.asgi`` on the test database, its rooms' own looks switched off
+    (``LIVE_CHECK_SECONDS`` 600): only Redis can tell it of a change in time."""
+    port = _free_port()
+    env = {**_worker_env(connection.settings_dict["NAME"]), "LIVE_CHECK_SECONDS": "600", "DEBUG": "1"}
+    log = tmp_path / "uvicorn.log"
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
+                             "--host", "127.0.0.1", "--log-level", "warning"],
+                            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            assert proc.poll() is None, log.read_text()
+            time.sleep(0.2)
+    yield port
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_a_flick_made_in_another_process_reaches_the_servers_watchers_through_redis(stub_referee, asgi_server):
+    from websockets.sync.client import connect
+
+    match, home, away = live_now("redis-push")
+    users = {"home": home, "away": away}
+    url = f"ws://127.0.0.1:{asgi_server}/ws/matches/{match.pk}/?after={match.seq}"
+    with connect(url, origin=f"http://127.0.0.1:{asgi_server}") as a, connect(url, origin="http://localhost") as b:
+        for ws in (a, b):
+            assert json.loads(ws.recv(timeout=10))["match"]["seq"] == match.seq
+        for _flick in range(2):
+            seq = move(match.pk, users)
+            start = time.monotonic()
+            for ws in (a, b):
+                data = json.loads(ws.recv(timeout=2))  # the room looks by itself only every 600 s
+                assert data["match"]["seq"] == seq and [r["seq"] for r in data["actions"]] == [seq]
+            assert time.monotonic() - start < 2
