@@ -147,6 +147,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
+# Served by ASGI (config.asgi), each request's synchronous view runs in a thread of its own, so
+# a connection kept per thread (DB_CONN_MAX_AGE) would be a new connection per request:
+# DB_POOL=<size> gives each process a psycopg pool of that many connections instead (Procfile).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": int(os.environ["DB_POOL"]), "timeout": 10}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -287,6 +294,10 @@ else:
 # Watchers of a live match over WebSockets (matches.watching): a process's room of a match looks
 # at the match by itself every LIVE_CHECK_SECONDS when Redis tells it of changes, every
 # LIVE_POLL_SECONDS without Redis (or while its subscription is down).
+# LIVE_URL: where boards open the watchers' WebSocket ("wss://live.example.org": the Procfile's
+# `live` server on a host of its own); empty: the page's own host (a proxy sends /ws/ there, or
+# the page is served by ASGI itself, as runserver does).
+LIVE_URL = os.environ.get("LIVE_URL", "").rstrip("/")
 LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "5"))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0.5"))
 # "module:Class" of a referee to use instead of simulation.rules.make_referee (tests, benchmarks).
@@ -388,7 +399,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
-        "connect-src": ["'self'"],
+        "connect-src": ["'self'", *([LIVE_URL] if LIVE_URL else [])],  # the watchers' WebSocket
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],

@@ -201,11 +201,14 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving ``config.wsgi`` on loopback, against the scratch database."""
+    """gunicorn serving ``config.wsgi`` on loopback, against the scratch database (``asgi``:
+    ``config.asgi`` with uvicorn's worker, as the Procfile serves it: HTTP and WebSockets, a
+    pool of ``threads`` database connections per worker)."""
 
     def __init__(self, database_url: str, *, workers: int, threads: int, log_dir: Path,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, asgi: bool = False):
         self.port = free_port()
+        self.asgi = asgi
         self.env = env or {}  # more of the server's environment (the scale bench's REDIS_URL)
         self.workers, self.threads = workers, threads
         self.database_url = database_url
@@ -222,9 +225,13 @@ class Server:
             "DJANGO_SETTINGS_MODULE": "config.settings",
         })
         env.update(self.env)
+        if self.asgi:
+            env.update({"DB_POOL": str(self.threads), "DB_CONN_MAX_AGE": "0"})
+            serve = ["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"]
+        else:
+            serve = ["config.wsgi", "--worker-class", "gthread", "--threads", str(self.threads)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{HOST}:{self.port}",
-             "--worker-class", "gthread", "--workers", str(self.workers), "--threads", str(self.threads),
+            [sys.executable, "-m", "gunicorn", *serve, "--bind", f"{HOST}:{self.port}", "--workers", str(self.workers),
              "--keep-alive", "120", "--timeout", "120", "--backlog", "2048", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
         )

@@ -315,10 +315,10 @@ def _prepare_site(args) -> dict:
             "static": f"/static/css/{static.name}"}
 
 
-def _server(args) -> loadtest.Server:
+def _server(args, *, asgi: bool, workers: int) -> loadtest.Server:
     log_dir = Path(tempfile.mkdtemp(prefix="scalebench-"))
-    server = loadtest.Server(args.database_url, workers=args.workers, threads=args.threads, log_dir=log_dir,
-                             env={"REDIS_URL": args.redis_url} if args.redis_url else None)
+    server = loadtest.Server(args.database_url, workers=workers, threads=args.threads, log_dir=log_dir,
+                             env={"REDIS_URL": args.redis_url} if args.redis_url else None, asgi=asgi)
     return server.start()
 
 
@@ -358,7 +358,7 @@ def part_http(args, site: dict, port: int, seq: int) -> dict:
 def print_http(figures: dict, args) -> None:
     tool = next(iter(figures.values()))["tool"]
     print(f"\nHTTP ({tool}, {args.connections} connections, {args.seconds:.0f} s a run, median of {args.runs} "
-          f"runs each interleaved with the static file's; gunicorn {args.workers}x{args.threads}, DEBUG=0)")
+          f"runs each interleaved with the static file's; gunicorn {args.workers}x{args.threads} {args.server}, DEBUG=0)")
     print(f"{'what':<20}{'req/s':>9}{'p50 ms':>9}{'errors':>8}{'static req/s':>14}{'ratio':>8}")
     for name, f in figures.items():
         print(f"{name:<20}{f['rps']:>9.0f}{f['p50_ms']:>9.1f}{f['errors']:>8}{f['static_rps']:>14.0f}"
@@ -444,8 +444,111 @@ def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watcher
             "post_p50_ms": _pct(posts, 0.5), "seq": seq, "state": state}
 
 
+async def _crowd(port: int, match_id: int, after: int, watchers: int, out: Path) -> None:
+    """In a child process: ``watchers`` WebSockets on the match; prints ``ready`` once all are
+    open, then records when each first has each seq (wall time) until its stdin closes."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    seen: dict[int, list[float]] = {}
+    errors = [0]
+    url = f"ws://{HOST}:{port}/ws/matches/{match_id}/?after={after}&frames=1"
+
+    async def one(ready: asyncio.Event, opened: list) -> None:
+        last = after
+        try:
+            async with connect(url, origin=f"http://{HOST}:{port}", max_size=None, open_timeout=60) as ws:
+                opened.append(1)
+                if len(opened) == watchers:
+                    ready.set()
+                async for raw in ws:
+                    now = time.time()
+                    newest = json.loads(raw)["match"]["seq"]
+                    for s in range(last + 1, newest + 1):
+                        seen.setdefault(s, []).append(now)
+                    last = max(last, newest)
+        except Exception:  # noqa: BLE001 - counted: any failure of a watcher is an error
+            errors[0] += 1
+            opened.append(0)
+            if len(opened) == watchers:
+                ready.set()
+
+    ready, opened = asyncio.Event(), []
+    tasks = []
+    for i in range(watchers):
+        tasks.append(asyncio.create_task(one(ready, opened)))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # not all handshakes in one instant
+    await ready.wait()
+    print("ready", sum(opened), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the bench closes it
+    await asyncio.sleep(0.5)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    out.write_text(json.dumps({"seen": seen, "errors": errors[0]}))
+
+
+def part_socket_watchers(args, site: dict, port: int, seq: int, state: dict, *, watchers: int,
+                         live_port: int) -> dict:
+    """``watchers`` WebSockets on the match at ``live_port`` (a child process) while its players
+    flick ``args.flicks`` times through ``port``; the delay from each accepted POST to each
+    watcher having it (Redis tells the live server of each flick made by the web server)."""
+    from matches.services.computer import candidate_actions
+    from simulation.rules import make_referee
+    from simulation.state import MatchState
+
+    plan = site["plan"]
+    out = Path(tempfile.mkdtemp(prefix="scalebench-crowd-")) / "crowd.json"
+    crowd = subprocess.Popen([sys.executable, "-m", "leagues.scalebench", "--child-crowd", str(live_port), str(plan.match_id),
+                              str(seq), str(watchers), str(out)], cwd=ROOT, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    line = crowd.stdout.readline()
+    if not line.startswith("ready"):
+        crowd.kill()
+        raise SystemExit(f"the watchers did not connect: {line!r}")
+    opened = int(line.split()[1])
+    time.sleep(1)
+    stats = loadtest.Stats()
+    api = {side: loadtest.Api(port, plan.tokens[side], timeout=60, stats=stats, deadline=time.monotonic() + 900)
+           for side in ("home", "away")}
+    referee = make_referee(plan.rule_set, plan.params)
+    accepted: dict[int, float] = {}
+    for _flick in range(args.flicks):
+        side = state["to_move"]
+        for action in candidate_actions(MatchState.from_json(state), side, plan.rule_set, plan.params,
+                                        referee=referee, seed=seq):
+            status, body, _ = api[side].request("POST", f"/api/matches/{plan.match_id}/actions/",
+                                                {"seq": seq + 1, "action": action}, key=uuid.uuid4().hex, kind="post")
+            if status == 201:
+                accepted[body["seq"]] = time.time()
+                seq, state = body["seq"], body["state"]
+                break
+        else:
+            raise SystemExit(f"no action of {side} accepted at seq {seq + 1}")
+        time.sleep(args.flick_every)
+    time.sleep(2)
+    crowd.stdin.close()
+    crowd.wait(120)
+    for a in api.values():
+        a.close()
+    got = json.loads(out.read_text())
+    seen = {int(k): v for k, v in got["seen"].items()}
+    delays = sorted(t - accepted[s] for s, times in seen.items() if s in accepted for t in times)
+    missing = sum(watchers - len(seen.get(s, [])) for s in accepted)
+    posts = sorted(stats.latencies.get("post", []))
+    return {"watchers": watchers, "opened": opened, "flicks": len(accepted), "deliveries": len(delays),
+            "missing": missing, "errors": got["errors"] + (watchers - opened), "p50_s": _pct(delays, 0.5),
+            "p95_s": _pct(delays, 0.95), "max_s": delays[-1] if delays else float("nan"),
+            "post_p95_ms": _pct(posts, 0.95), "post_p50_ms": _pct(posts, 0.5), "seq": seq, "state": state,
+            "mode": "socket"}
+
+
 def print_watchers(alone: dict, crowd: dict) -> None:
-    print(f"\nWatchers of one live match (polling the feed every {ARGS.poll} s; {crowd['flicks']} flicks)")
+    how = ("over WebSockets" if crowd.get("mode") == "socket"
+           else f"polling the feed every {ARGS.poll} s")
+    print(f"\nWatchers of one live match ({how}; {crowd['flicks']} flicks; server: {ARGS.server})")
     print(f"  players alone: their action POST p50 {alone['post_p50_ms']:.0f} ms, p95 {alone['post_p95_ms']:.0f} ms")
     print(f"  {crowd['watchers']} watchers: a flick reaches a watcher in p50 {crowd['p50_s']:.2f} s, "
           f"p95 {crowd['p95_s']:.2f} s, max {crowd['max_s']:.2f} s; {crowd['missing']} deliveries missing, "
@@ -470,7 +573,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--watchers", type=int, default=1000)
+    parser.add_argument("--watch", choices=("socket", "poll"), default="socket",
+                        help="watchers on the WebSocket (default) or polling the feed")
+    parser.add_argument("--server", choices=("wsgi", "asgi"), default="wsgi",
+                        help="the site's HTTP: gthread on config.wsgi (the Procfile's web), or uvicorn's worker on "
+                             "config.asgi (HTTP and WebSockets from one server)")
+    parser.add_argument("--live-workers", type=int, default=1,
+                        help="with --server wsgi: workers of the WebSockets' server (the Procfile's live)")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between a watcher's polls")
     parser.add_argument("--flicks", type=int, default=10)
     parser.add_argument("--flick-every", type=float, default=1.0)
@@ -478,8 +588,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child-import", help=argparse.SUPPRESS)
     parser.add_argument("--child-out", help=argparse.SUPPRESS)
     parser.add_argument("--child-sizes", help=argparse.SUPPRESS)
+    parser.add_argument("--child-crowd", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ARGS.__dict__.update(vars(args))
+    if args.child_crowd:
+        import asyncio
+
+        port, match_id, after, watchers, out = args.child_crowd
+        asyncio.run(_crowd(int(port), int(match_id), int(after), int(watchers), Path(out)))
+        return 0
     if args.child_import:
         _one_database(args.child_import, [int(s) for s in args.child_sizes.split(",")], Path(args.child_out))
         return 0
@@ -490,7 +607,10 @@ def main(argv: list[str] | None = None) -> int:
         print_import(report["import"])
     if parts & {"http", "watchers"}:
         site = _prepare_site(args)
-        server = _server(args)
+        server = _server(args, asgi=args.server == "asgi", workers=args.workers)
+        # the watchers' WebSockets: the same server when it is ASGI, else the Procfile's `live`
+        live = server if args.server == "asgi" or "watchers" not in parts else _server(
+            args, asgi=True, workers=args.live_workers)
         try:
             seq, body = _check_in(server.port, site["plan"])
             if "http" in parts:
@@ -498,12 +618,17 @@ def main(argv: list[str] | None = None) -> int:
                 print_http(report["http"], args)
             if "watchers" in parts:
                 alone = part_watchers(args, site, server.port, seq, body["state"], watchers=0)
-                crowd = part_watchers(args, site, server.port, alone["seq"], alone["state"], watchers=args.watchers)
+                if args.watch == "socket":
+                    crowd = part_socket_watchers(args, site, server.port, alone["seq"], alone["state"],
+                                                 watchers=args.watchers, live_port=live.port)
+                else:
+                    crowd = part_watchers(args, site, server.port, alone["seq"], alone["state"], watchers=args.watchers)
                 report["watchers"] = {"alone": {k: v for k, v in alone.items() if k != "state"},
                                       "crowd": {k: v for k, v in crowd.items() if k != "state"}}
                 print_watchers(alone, crowd)
         finally:
             server.stop()
+            live.stop()
             loadtest.cleanup(site["run"])
     print(f"\nmachine: {report['machine']['cpus']} cores, load average {report['machine']['load'][0]:.1f} at the end")
     if args.json:

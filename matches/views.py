@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
@@ -55,7 +56,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
     config = {
         "match": match.pk,
         "feedUrl": reverse("play:feed", args=[match.pk]),
-        "liveUrl": f"/ws/matches/{match.pk}/",  # matches.routing (not Django's URLconf)
+        "liveUrl": f"{settings.LIVE_URL}/ws/matches/{match.pk}/",  # matches.routing, not the URLconf
         "replayUrl": reverse("play:replay", args=[match.pk]),
         "actionsUrl": reverse("matches_api:actions", args=[match.pk]),
         "yourSide": playing.side_of(match, request.user),

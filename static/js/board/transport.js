@@ -40,7 +40,8 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection, player}) {
 
   function openSocket() {
     if (!urls.live || !("WebSocket" in window) || stopped || socket) return;
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + urls.live +
+    const base = /^wss?:/.test(urls.live) ? "" : (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+    const url = base + urls.live +
       "?after=" + lastSeq() + "&lang=" + encodeURIComponent(document.documentElement.lang || "");
     try { socket = new WebSocket(url); } catch (e) { socket = null; return; }
     socket.onopen = () => { socketOpen = true; socketFailures = 0; };
