@@ -155,6 +155,32 @@ def test_a_watched_bot_match_moves_by_its_driver_not_by_its_watchers(monkeypatch
     assert Match.objects.get(pk=match.pk).watched_until > timezone.now()  # the room marked it watched
 
 
+def test_run_clock_applies_passed_deadlines_and_plays_watched_bot_matches_only(stub_referee):
+    from django.core.management import CommandError, call_command
+
+    human, home, away = live_now("clock-human")
+    Match.objects.filter(pk=human.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    fixture = make_league(2, slug="clock-bots", rule_params={"half_minutes": 5}).fixtures.get()
+    watched = setup_match(fixture, timezone.now() - timedelta(seconds=10), computer_sides=["home", "away"])
+    spectating.mark_watched(watched.pk)
+    other = make_league(2, slug="clock-alone", rule_params={"half_minutes": 5}).fixtures.get()
+    alone = setup_match(other, timezone.now() - timedelta(seconds=10), computer_sides=["home", "away"])
+    call_command("run_clock", "--once")
+    assert Match.objects.get(pk=human.pk).deadline_at > timezone.now()  # the turn passed on
+    assert Match.objects.get(pk=watched.pk).seq == 1
+    assert Match.objects.get(pk=alone.pk).seq == 0  # nobody watches it: it waits
+    with pytest.raises(CommandError, match="--every"):
+        call_command("run_clock", "--every", "0")
+
+
+def test_the_board_opens_its_socket_where_live_url_says(settings, client):
+    match, _home, _away = live_now("live-url")
+    assert f'"liveUrl": "/ws/matches/{match.pk}/"' in client.get(f"/matches/{match.pk}/").content.decode()
+    settings.LIVE_URL = "wss://live.botonera.example"
+    body = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'"liveUrl": "wss://live.botonera.example/ws/matches/{match.pk}/"' in body
+
+
 # --- a real server: the push crosses processes by Redis alone ------------------------------------
 
 
@@ -205,3 +231,28 @@ def test_a_flick_made_in_another_process_reaches_the_servers_watchers_through_re
                 data = json.loads(ws.recv(timeout=2))  # the room looks by itself only every 600 s
                 assert data["match"]["seq"] == seq and [r["seq"] for r in data["actions"]] == [seq]
             assert time.monotonic() - start < 2
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_polls(stub_referee, asgi_server):
+    from tests.browser import chromium
+
+    match, home, away = live_now("board-socket")
+    users = {"home": home, "away": away}
+    base = f"http://127.0.0.1:{asgi_server}"
+    with chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True).new_page()
+        polls, frames = [], []
+        page.on("request", lambda r: polls.append(r.url) if "/feed/" in r.url else None)
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        page.goto(f"{base}/matches/{match.pk}/")
+        page.wait_for_function("window.botonera && botonera.idle()")
+        page.wait_for_function("() => true", timeout=2000)
+        time.sleep(1.5)  # the first poll and the socket open
+        polls.clear()
+        for _flick in range(3):
+            seq = move(match.pk, users)
+            page.wait_for_function(f"botonera.header().seq >= {seq}", timeout=3000)
+        assert len(frames) >= 3
+        assert polls == []  # the socket brought every flick: the board's net polls every 15 s
