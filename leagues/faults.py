@@ -877,7 +877,7 @@ def import_csv(entrants: int = 24) -> str:
 
 def sqlite_make_run(*, log_dir: Path, seconds: float = 30.0, spectators: int = 50, races: int = 8,
                     import_entrants: int = 24) -> dict[str, Any]:
-    """``make run``'s set-up (a fresh SQLite file, the demo, runserver, Celery eager) under two
+    """``make run``'s set-up (a fresh SQLite file, the demo, runserver and run_clock, Celery eager) under two
     tabs racing the same move, ``spectators`` polling the bot match and an import running."""
     from matches.services.computer import candidate_actions
     from simulation.rules import make_referee
@@ -892,6 +892,8 @@ def sqlite_make_run(*, log_dir: Path, seconds: float = 30.0, spectators: int = 5
     port = free_port()
     server = Proc("runserver", manage + ["runserver", "--noreload", f"{HOST}:{port}"], env=env,
                   log_dir=log_dir).start()
+    # make run's clock beside it: the watched bot match moves, writing while the rest happens
+    clock = Proc("run_clock", manage + ["run_clock"], env=env, log_dir=log_dir).start()
     base = f"http://{HOST}:{port}"
     tally = Tally()
     figures: dict[str, Any] = {}
@@ -977,10 +979,11 @@ def sqlite_make_run(*, log_dir: Path, seconds: float = 30.0, spectators: int = 5
         if importer.proc.returncode != 0:
             problems.append(f"the import exited {importer.proc.returncode}: {importer.text()[-500:]}")
         problems += tally.failures[:20]
-        problems += server_log_problems(server)
+        problems += server_log_problems(server) + server_log_problems(clock)
     finally:
         if importer is not None:
             importer.stop()
+        clock.stop()
         server.stop()
     return {"figures": figures, "problems": problems}
 

@@ -3,8 +3,9 @@ part-played, with standings. Deterministic (a fixed random seed) so every demo l
 
 The league is played online. In the first round with open fixtures (``demo_online``):
 
-- a live computer-against-computer match that anyone can watch; with ``make run`` (no worker,
-  no beat) it is driven by the board's polls (``matches.services.spectating``);
+- a live computer-against-computer match that anyone can watch; it moves while watched, its
+  moves made by the clock's driver (``manage.py run_clock`` beside ``make run``, or beat;
+  ``matches.services.spectating``);
 - the fixture of the league's first seed (Ana Ferreira) against the computer, and the other
   fixtures of the round between two players (the README's two-player walkthrough), kick off a
   few minutes after the demo is loaded, so their check-in windows are open at once.
