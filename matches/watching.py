@@ -178,11 +178,13 @@ class Hub:
                 if self.subscribed:
                     logger.warning("the watchers' subscription to Redis was lost (%s); rooms look every %s s",
                                    exc, settings.LIVE_POLL_SECONDS)
-                self.subscribed = False
+                    self.subscribed = False
+                    self._wake_all()  # each room looks now, then every LIVE_POLL_SECONDS
                 await asyncio.sleep(1)
             finally:
                 self.subscribed = False
-                await client.aclose()
+                with contextlib.suppress(Exception):
+                    await client.aclose()
 
     def _wake_all(self) -> None:
         for room in self.rooms.values():

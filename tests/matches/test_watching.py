@@ -190,27 +190,42 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def asgi_server(services, tmp_path):
-    """uvicorn serving ``config.asgi`` on the test database, its rooms' own looks switched off
-    (``LIVE_CHECK_SECONDS`` 600): only Redis can tell it of a change in time."""
+def serve_asgi(tmp_path, **env) -> tuple[subprocess.Popen, int]:
+    """uvicorn serving ``config.asgi`` on the test database (``env``: more of its environment)."""
     port = _free_port()
-    env = {**_worker_env(connection.settings_dict["NAME"]), "LIVE_CHECK_SECONDS": "600", "DEBUG": "1"}
-    log = tmp_path / "uvicorn.log"
+    log = tmp_path / f"uvicorn-{port}.log"
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
-                             "--host", "127.0.0.1", "--log-level", "warning"],
-                            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+                             "--host", "127.0.0.1", "--log-level", "warning"], cwd=ROOT,
+                            env={**_worker_env(connection.settings_dict["NAME"]), "DEBUG": "1", **env},
+                            stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
+            return proc, port
         except OSError:
             assert proc.poll() is None, log.read_text()
             time.sleep(0.2)
-    yield port
+    proc.kill()
+    raise AssertionError(f"uvicorn did not answer: {log.read_text()}")
+
+
+def stop(proc: subprocess.Popen) -> None:
     proc.terminate()
-    proc.wait(10)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+@pytest.fixture
+def asgi_server(services, tmp_path):
+    """A live server whose rooms never look by themselves (``LIVE_CHECK_SECONDS`` 600): only
+    Redis can tell it of a change in time."""
+    proc, port = serve_asgi(tmp_path, LIVE_CHECK_SECONDS="600")
+    yield port
+    stop(proc)
 
 
 @pytest.mark.integration
@@ -256,3 +271,40 @@ def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_
             page.wait_for_function(f"botonera.header().seq >= {seq}", timeout=3000)
         assert len(frames) >= 3
         assert polls == []  # the socket brought every flick: the board's net polls every 15 s
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_watchers_keep_getting_flicks_while_redis_is_down_and_after_it_is_back(stub_referee, services, tmp_path,
+                                                                               settings):
+    """Redis (a server of the test's own) stopped: the flick is still pushed (the room looks by
+    itself every LIVE_POLL_SECONDS), no write fails; started again: the subscription comes back
+    and pushes are immediate again."""
+    from websockets.sync.client import connect
+
+    from leagues.faults import RedisServer
+
+    own_redis = RedisServer(tmp_path).start()
+    settings.REDIS_URL = own_redis.url  # this process publishes there too
+    proc, port = serve_asgi(tmp_path, REDIS_URL=own_redis.url, LIVE_CHECK_SECONDS="600", LIVE_POLL_SECONDS="0.5")
+    try:
+        match, home, away = live_now("redis-blip")
+        users = {"home": home, "away": away}
+        url = f"ws://127.0.0.1:{port}/ws/matches/{match.pk}/?after={match.seq}"
+        with connect(url, origin="http://localhost") as ws:
+            assert json.loads(ws.recv(timeout=10))["match"]["seq"] == match.seq
+            seq = move(match.pk, users)
+            assert json.loads(ws.recv(timeout=2))["match"]["seq"] == seq  # by Redis
+            own_redis.stop()
+            time.sleep(1)  # the server sees its subscription gone
+            seq = move(match.pk, users)  # the publication fails, the write does not
+            assert json.loads(ws.recv(timeout=5))["match"]["seq"] == seq
+            own_redis = RedisServer(tmp_path, port=own_redis.port).start()
+            time.sleep(3)  # the subscription comes back (tried every second)
+            seq = move(match.pk, users)
+            started = time.monotonic()
+            assert json.loads(ws.recv(timeout=5))["match"]["seq"] == seq
+            assert time.monotonic() - started < 1.5
+    finally:
+        stop(proc)
+        own_redis.stop()
