@@ -3,7 +3,8 @@
 Query: ``after`` (the last log row the board has, default 0), ``frames`` (``0`` leaves the
 flicks' frames out), ``lang`` (the page's language; default the site's). The server speaks,
 the watcher listens: each message is one feed answer (``matches.watching``); what a watcher
-sends is ignored. Closed with 4400 for a malformed query, 4404 when there is no such match.
+sends is ignored. Closed with 4400 for a malformed query, 4404 when there is no such match,
+4408 when a push waited 10 s to be taken (the board opens it again and catches up).
 No session is read: what is pushed is what any spectator may see (a player's board, told that
 the match moved, asks its own feed).
 """

@@ -106,10 +106,20 @@ class Room:
                 continue
             for seat in seats:
                 seat.after, seat.version = max(seat.after, head.seq), head.version
-                try:
-                    await seat.consumer.push(text)
-                except Exception:  # the socket went away: its disconnect removes the seat
-                    logger.debug("match %s: a watcher's socket refused a push", self.match_id)
+            # all at once: a watcher that does not read (a stalled phone) holds nobody else up
+            await asyncio.gather(*(_send(seat, text) for seat in seats))
+
+
+PUSH_TIMEOUT_S = 10.0  # a watcher that has not taken a push by then is closed (it reconnects, catches up)
+
+
+async def _send(seat: Seat, text: str) -> None:
+    try:
+        await asyncio.wait_for(seat.consumer.push(text), PUSH_TIMEOUT_S)
+    except TimeoutError:
+        await _close(seat, 4408)
+    except Exception:  # the socket went away: its disconnect removes the seat
+        logger.debug("a watcher's socket refused a push")
 
 
 async def _close(seat: Seat, code: int) -> None:

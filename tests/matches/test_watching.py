@@ -6,6 +6,7 @@ uvicorn process told of a flick made in another process by Redis alone (its own 
 off), then while Redis is stopped and started again."""
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -153,6 +154,46 @@ def test_a_watched_bot_match_moves_by_its_driver_not_by_its_watchers(monkeypatch
 
     assert async_to_sync(scenario)() == [0, 1]
     assert Match.objects.get(pk=match.pk).watched_until > timezone.now()  # the room marked it watched
+
+
+def test_a_watcher_that_does_not_read_holds_nobody_up_and_is_closed(stub_referee, monkeypatch):
+    match, _home, _away = live_now("stalled")
+    monkeypatch.setattr(watching, "PUSH_TIMEOUT_S", 0.5)
+
+    class Stalled:
+        closed = None
+
+        async def push(self, text):
+            await asyncio.sleep(3600)  # a phone in a tunnel
+
+        async def close(self, code):
+            self.closed = code
+
+    class Quick:
+        def __init__(self):
+            self.got = []
+
+        async def push(self, text):
+            self.got.append(time.monotonic())
+
+        async def close(self, code):
+            pass
+
+    async def scenario():
+        hub = watching.hub()
+        stalled = [watching.Seat(Stalled(), after=0) for _ in range(4)]
+        quick = watching.Seat(Quick(), after=0)
+        started = time.monotonic()
+        for seat in (*stalled, quick):
+            await hub.join(seat, match.pk)
+        await asyncio.sleep(1.0)
+        for seat in (*stalled, quick):
+            await hub.leave(seat, match.pk)
+        return [seat.consumer.closed for seat in stalled], [t - started for t in quick.consumer.got]
+
+    closed, got = async_to_sync(scenario)()
+    assert closed == [4408] * 4
+    assert got and got[0] < 0.4  # not held up by the other's 0.5 s
 
 
 def test_run_clock_applies_passed_deadlines_and_plays_watched_bot_matches_only(stub_referee):
