@@ -368,8 +368,10 @@ def print_http(figures: dict, args) -> None:
 # --- watchers of one live match -----------------------------------------------------------------
 
 
-def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watchers: int) -> dict:
-    """``watchers`` pollers of the match's feed while its players flick ``args.flicks`` times."""
+def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watchers: int,
+                  flicks: int | None = None) -> dict:
+    """``watchers`` pollers of the match's feed while its players flick ``flicks`` (default
+    ``args.flicks``) times."""
     from matches.services.computer import candidate_actions
     from simulation.rules import make_referee
     from simulation.state import MatchState
@@ -416,7 +418,7 @@ def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watcher
     api = {side: loadtest.Api(port, plan.tokens[side], timeout=60, stats=stats, deadline=time.monotonic() + 900)
            for side in ("home", "away")}
     referee = make_referee(plan.rule_set, plan.params)
-    for _flick in range(args.flicks):
+    for _flick in range(args.flicks if flicks is None else flicks):
         side = state["to_move"]
         for action in candidate_actions(MatchState.from_json(state), side, plan.rule_set, plan.params,
                                         referee=referee, seed=seq):
@@ -582,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live-workers", type=int, default=1,
                         help="with --server wsgi: workers of the WebSockets' server (the Procfile's live)")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between a watcher's polls")
-    parser.add_argument("--flicks", type=int, default=10)
+    parser.add_argument("--flicks", type=int, default=20)
     parser.add_argument("--flick-every", type=float, default=1.0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child-import", help=argparse.SUPPRESS)
@@ -617,7 +619,9 @@ def main(argv: list[str] | None = None) -> int:
                 report["http"] = part_http(args, site, server.port, seq)
                 print_http(report["http"], args)
             if "watchers" in parts:
-                alone = part_watchers(args, site, server.port, seq, body["state"], watchers=0)
+                # a few flicks first, not counted: each server worker's first action loads the referee
+                warm = part_watchers(args, site, server.port, seq, body["state"], watchers=0, flicks=6)
+                alone = part_watchers(args, site, server.port, warm["seq"], warm["state"], watchers=0)
                 if args.watch == "socket":
                     crowd = part_socket_watchers(args, site, server.port, alone["seq"], alone["state"],
                                                  watchers=args.watchers, live_port=live.port)
