@@ -92,9 +92,10 @@ class Room:
         if head is not None and head.wants_mark(now):
             await _mark(self.match_id, now=now)
         if head is None:  # no such match (or deleted): nothing to watch
-            for seat in list(self.seats):
+            seats, self.seats = list(self.seats), set()
+            self.hub.forget(self)
+            for seat in seats:
                 await _close(seat, 4404)
-            self.seats.clear()
             return
         waiting: dict[tuple, list[Seat]] = defaultdict(list)
         for seat in self.seats:
@@ -157,14 +158,18 @@ class Hub:
         room.seats.discard(seat)
         if room.seats:
             return
-        del self.rooms[match_id]
+        self.forget(room)
         room.wake.set()  # its task ends
-        if room.task is not None:
+        if room.task is not None and room.task is not asyncio.current_task():
             await asyncio.gather(room.task, return_exceptions=True)
+
+    def forget(self, room: Room) -> None:
+        """Removes ``room``; the subscription ends with the last one."""
+        if self.rooms.get(room.match_id) is room:
+            del self.rooms[room.match_id]
         if not self.rooms and self.listener is not None:
             listener, self.listener, self.subscribed = self.listener, None, False
             listener.cancel()
-            await asyncio.gather(listener, return_exceptions=True)
 
     async def listen(self) -> None:
         """Wakes the room of each match announced on Redis; reconnects every second while
@@ -185,6 +190,8 @@ class Hub:
                         if room is not None:
                             room.wake.set()
             except (redis.RedisError, OSError) as exc:
+                if asyncio.current_task().cancelling():  # stopped (the last room went) while it failed
+                    raise asyncio.CancelledError from exc
                 if self.subscribed:
                     logger.warning("the watchers' subscription to Redis was lost (%s); rooms look every %s s",
                                    exc, settings.LIVE_POLL_SECONDS)
