@@ -1,0 +1,263 @@
+"""A/B regression check of the benches (issue 20; ``make bench``, not a test).
+
+``python -m leagues.abbench [--base REV] [--rounds 3] [--database-url URL] [--json]``
+
+Issue 20's target: nothing regresses, the physics bench and the online-play bench within 10 %
+of the previous commit's, measured A/B in one run. A is ``--base`` (default ``HEAD~1``),
+checked out into a temporary ``git worktree`` whose C extension is built in place with this
+same Python; B is this tree as it is (uncommitted changes included). Both run alternately, A
+then B, ``--rounds`` times, each bench in its own subprocess whose working directory and
+``PYTHONPATH`` are its side's tree:
+
+- ``python -m simulation.bench --json``: ``flick_ms_median``, ``flick_ms_p95``,
+  ``overhead_ratio`` (lower is better) and ``realtime_factor`` (higher is better);
+- ``python -m leagues.bench --latency 200 --whole-match --json`` (as in ``make bench``):
+  ``latency.p50_ms``, ``latency.p95_ms`` and ``whole_match.total_s`` (lower is better). A
+  revision from before its ``--json`` is read from its two printed dicts.
+
+Each side's online bench has its own scratch PostgreSQL database, ``<--database-url>_a`` and
+``_b``, created afresh and migrated by that side's own migrations (a base older than a
+migration could not use a database migrated by the newer tree); the bench deletes its own
+rows, and both databases are dropped at the end.
+
+Printed per figure: the median of each side over the rounds, B/A, and the verdict: a figure
+regresses when it is worse by more than 10 % (a lower-is-better one when B > 1.10 x A, a
+higher-is-better one when B < 0.90 x A). The exit status is 1 when one does, 2 when a side
+could not be measured. The temporary worktree and the databases are removed whatever happens.
+
+Noise, measured on the shared 2-core machine with the same code on both sides (3 rounds): one
+run of a physics figure moves by up to 15 % (``flick_ms_p95`` 0.70-0.82 ms), their medians
+stayed within 3 %; the online figures move more, ``latency.p95_ms`` 16-22 ms from run to run
+and ``whole_match.total_s`` 4.8-7.1 s, and the medians of ``latency.p95_ms`` once came out 15 %
+apart. The medians absorb an occasional bad run, not a machine busy for the whole run: a
+regression near the threshold is a reason to run again (``--rounds 5``), not yet a proof.
+Defaults take about 1.5 minutes (two migrations, three runs of each bench per side).
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from leagues import faults
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_abbench"
+LEAGUES_BENCH = ("--latency", "200", "--whole-match")
+TOLERANCE = 0.10
+TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class Figure:
+    bench: str  # "physics" or "online"
+    path: tuple[str, ...]  # where the value is in the bench's JSON object
+    lower_is_better: bool = True
+
+    @property
+    def name(self) -> str:
+        return ".".join(self.path)
+
+
+FIGURES = (
+    Figure("physics", ("flick_ms_median",)),
+    Figure("physics", ("flick_ms_p95",)),
+    Figure("physics", ("overhead_ratio",)),
+    Figure("physics", ("realtime_factor",), lower_is_better=False),
+    Figure("online", ("latency", "p50_ms")),
+    Figure("online", ("latency", "p95_ms")),
+    Figure("online", ("whole_match", "total_s")),
+)
+
+
+class MeasureError(RuntimeError):
+    """A side could not be built or a bench failed: no verdict is possible."""
+
+
+@dataclass
+class Side:
+    label: str  # "A" or "B"
+    tree: Path
+    database_url: str
+    online_json: bool = True  # whether its leagues.bench knows --json
+
+    def env(self) -> dict[str, str]:
+        return dict(os.environ, PYTHONPATH=str(self.tree), DATABASE_URL=self.database_url, REDIS_URL="",
+                    DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings")
+
+    def run(self, *args: str) -> str:
+        """Runs ``python args`` in the side's tree; its standard output, or MeasureError."""
+        try:
+            proc = subprocess.run([sys.executable, *args], cwd=self.tree, env=self.env(), capture_output=True,
+                                  text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            raise MeasureError(f"{self.label}: {' '.join(args)} took more than {TIMEOUT_S} s") from exc
+        if proc.returncode != 0:
+            raise MeasureError(f"{self.label}: {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        return proc.stdout
+
+
+# --- set-up and clean-up ------------------------------------------------------------------------
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _side_url(url: str, suffix: str) -> str:
+    base, _, name = url.rpartition("/")
+    return f"{base}/{name}_{suffix}"
+
+
+def prepare(side: Side, *, build: bool) -> None:
+    """Builds the side's C extension in place (when ``build`` or missing), checks that its
+    packages are imported from its own tree, creates and migrates its database."""
+    if build or not list((side.tree / "simulation").glob("_engine*.so")):
+        side.run("setup.py", "build_ext", "--inplace", "-q")
+    where = side.run("-c", "import leagues, simulation._engine as e; print(leagues.__file__); print(e.__file__)")
+    for path in where.split():
+        if not Path(path).resolve().is_relative_to(side.tree.resolve()):
+            raise MeasureError(f"{side.label}: {path} is imported from outside {side.tree}")
+    side.online_json = "--json" in side.run("-m", "leagues.bench", "--help")
+    faults.ensure_database(side.database_url)  # dropped if it was there, created empty
+    side.run("manage.py", "migrate", "--noinput", "-v", "0")
+
+
+# --- the measures -------------------------------------------------------------------------------
+
+
+def _last_json(stdout: str) -> dict:
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise MeasureError(f"no JSON object in the output:\n{stdout[-2000:]}")
+
+
+def _printed_dicts(stdout: str) -> dict:
+    """A leagues.bench from before ``--json``: its lines ``latency (...): {...}`` and
+    ``whole bot match ...: {...}``, read as Python literals."""
+    figures = {}
+    for line in stdout.splitlines():
+        for prefix, key in (("latency", "latency"), ("whole bot match", "whole_match")):
+            if line.startswith(prefix) and ": {" in line:
+                figures[key] = ast.literal_eval(line[line.index(": {") + 2:])
+    return figures
+
+
+def measure(side: Side) -> dict[str, float]:
+    """One round of both benches on ``side``: figure name -> value."""
+    values = {"physics": _last_json(side.run("-m", "simulation.bench", "--json"))}
+    if side.online_json:
+        values["online"] = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json"))
+    else:
+        values["online"] = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH))
+    out = {}
+    for figure in FIGURES:
+        value = values[figure.bench]
+        for key in figure.path:
+            if not isinstance(value, dict) or key not in value:
+                raise MeasureError(f"{side.label}: {figure.bench} bench gave no {figure.name}")
+            value = value[key]
+        out[figure.name] = float(value)
+    return out
+
+
+def verdicts(a_rounds: list[dict], b_rounds: list[dict]) -> list[dict]:
+    """Per figure: each side's median over the rounds, B/A and whether B is within 10 %."""
+    rows = []
+    for figure in FIGURES:
+        a = statistics.median(r[figure.name] for r in a_rounds)
+        b = statistics.median(r[figure.name] for r in b_rounds)
+        if a:
+            ratio = b / a
+        else:  # a zero (no time at all) is matched only by a zero
+            ratio = 1.0 if b == 0 else float("inf")
+        ok = ratio <= 1 + TOLERANCE if figure.lower_is_better else ratio >= 1 - TOLERANCE
+        rows.append({"figure": figure.name, "better": "lower" if figure.lower_is_better else "higher",
+                     "a": a, "b": b, "ratio": round(ratio, 3), "ok": ok,
+                     "a_rounds": [r[figure.name] for r in a_rounds],
+                     "b_rounds": [r[figure.name] for r in b_rounds]})
+    return rows
+
+
+def print_table(rows: list[dict], base: str, rounds: int) -> None:
+    print(f"\nA = {base}, B = this tree; median of {rounds} rounds; a figure regresses when it is "
+          f"more than {TOLERANCE:.0%} worse")
+    print(f"{'figure':<22}{'better':>7}{'A':>10}{'B':>10}{'B/A':>7}  verdict")
+    for r in rows:
+        print(f"{r['figure']:<22}{r['better']:>7}{r['a']:>10.3f}{r['b']:>10.3f}{r['ratio']:>7.3f}  "
+              f"{'ok' if r['ok'] else 'REGRESSED'}")
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def _stop_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)  # the clean-up in main's finally runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD~1", help="the revision A (default HEAD~1); B is this tree")
+    parser.add_argument("--rounds", type=int, default=3, help="A then B, this many times; the medians count")
+    parser.add_argument("--database-url", default=os.environ.get("AB_DATABASE_URL", DEFAULT_DATABASE_URL),
+                        help="PostgreSQL; the sides use <name>_a and <name>_b, dropped at the end")
+    parser.add_argument("--json", action="store_true", help="print one JSON object too")
+    args = parser.parse_args(argv)
+    try:
+        base = _git("rev-parse", "--verify", "--quiet", f"{args.base}^{{commit}}")
+    except subprocess.CalledProcessError:
+        print(f"abbench: {args.base!r} is no revision of {ROOT}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    start = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix="botonera-ab-"))
+    tree_a = tmp / "a"
+    a = Side("A", tree_a, _side_url(args.database_url, "a"))
+    b = Side("B", ROOT, _side_url(args.database_url, "b"))
+    worktree_added = False
+    try:
+        print(f"abbench: A = {args.base} ({base[:12]}) in {tree_a}; B = {ROOT}", flush=True)
+        _git("worktree", "add", "--detach", str(tree_a), base)
+        worktree_added = True
+        prepare(a, build=True)
+        prepare(b, build=False)
+        a_rounds, b_rounds = [], []
+        for n in range(1, args.rounds + 1):
+            for side, rounds in ((a, a_rounds), (b, b_rounds)):
+                rounds.append(measure(side))
+                print(f"round {n} {side.label}: " + ", ".join(f"{k} {v:g}" for k, v in rounds[-1].items()),
+                      flush=True)
+    except (MeasureError, subprocess.CalledProcessError) as exc:
+        print(f"abbench: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        for side in (a, b):
+            try:
+                faults.drop_database(side.database_url)
+            except Exception as exc:  # noqa: BLE001 - the clean-up goes on; the message says what stays
+                print(f"abbench: could not drop {side.database_url}: {exc}", file=sys.stderr)
+        if worktree_added:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree_a)], cwd=ROOT, capture_output=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    rows = verdicts(a_rounds, b_rounds)
+    print_table(rows, args.base, args.rounds)
+    print(f"wall {time.monotonic() - start:.0f} s")
+    if args.json:
+        print(json.dumps({"base": args.base, "base_commit": base, "rounds": args.rounds, "figures": rows}))
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
