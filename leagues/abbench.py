@@ -1,12 +1,14 @@
 """A/B regression check of the benches (issue 20; ``make bench``, not a test).
 
-``python -m leagues.abbench [--base REV] [--rounds 3] [--database-url URL] [--json]``
+``python -m leagues.abbench [--base REV] [--rounds 3] [--physics-runs 5] [--database-url URL]
+[--json]``
 
 Issue 20's target: nothing regresses, the physics bench and the online-play bench within 10 %
 of the previous commit's, measured A/B in one run. A is ``--base`` (default ``HEAD~1``),
 checked out into a temporary ``git worktree`` whose C extension is built in place with this
 same Python; B is this tree as it is (uncommitted changes included). Both run alternately, A
-then B, ``--rounds`` times, each bench in its own subprocess whose working directory and
+then B, ``--rounds`` times (the physics bench, a quarter of a second, ``--physics-runs`` times a
+round, still alternately), each bench in its own subprocess whose working directory and
 ``PYTHONPATH`` are its side's tree:
 
 - ``python -m simulation.bench --json``: ``flick_ms_median``, ``flick_ms_p95``,
@@ -20,18 +22,22 @@ Each side's online bench has its own scratch PostgreSQL database, ``<--database-
 migration could not use a database migrated by the newer tree); the bench deletes its own
 rows, and both databases are dropped at the end.
 
-Printed per figure: the median of each side over the rounds, B/A, and the verdict: a figure
+Printed per figure: the median of each side over its runs, B/A, and the verdict: a figure
 regresses when it is worse by more than 10 % (a lower-is-better one when B > 1.10 x A, a
 higher-is-better one when B < 0.90 x A). The exit status is 1 when one does, 2 when a side
 could not be measured. The temporary worktree and the databases are removed whatever happens.
 
-Noise, measured on the shared 2-core machine with the same code on both sides (3 rounds): one
-run of a physics figure moves by up to 15 % (``flick_ms_p95`` 0.70-0.82 ms), their medians
-stayed within 3 %; the online figures move more, ``latency.p95_ms`` 16-22 ms from run to run
-and ``whole_match.total_s`` 4.8-7.1 s, and the medians of ``latency.p95_ms`` once came out 15 %
-apart. The medians absorb an occasional bad run, not a machine busy for the whole run: a
-regression near the threshold is a reason to run again (``--rounds 5``), not yet a proof.
-Defaults take about 1.5 minutes (two migrations, three runs of each bench per side).
+Noise: the same code on both sides (``--base HEAD`` with no change), on the shared 2-core
+machine. Quiet (load average about 1): the medians of the physics figures within 3 %, of
+``latency.p95_ms`` once 15 % apart (single runs 16-22 ms; ``whole_match.total_s`` 4.8-7.1 s).
+With another developer's tests running (load average 1.4 rising to 3.8): ``flick_ms_median``
+1.10, ``flick_ms_p95`` 1.25, ``realtime_factor`` 0.86, ``overhead_ratio`` 1.00, the online
+figures 0.85-1.08; single physics
+runs then jump between about 0.35 and 0.55 ms a flick. Medians absorb an occasional bad run,
+not a machine busy for the whole run: the load average is printed at the end, and a regression
+found on a busy machine or near the threshold is a reason to run again (``--rounds 5``), not
+yet a proof. Defaults take about 2 minutes (two migrations, three runs of the online bench and
+fifteen of the physics bench per side).
 """
 from __future__ import annotations
 
@@ -46,8 +52,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from leagues import faults
 
@@ -115,8 +123,9 @@ def _git(*args: str) -> str:
 
 
 def _side_url(url: str, suffix: str) -> str:
-    base, _, name = url.rpartition("/")
-    return f"{base}/{name}_{suffix}"
+    """``url`` with ``_<suffix>`` after its database name."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"{parts.path}_{suffix}"))
 
 
 def prepare(side: Side, *, build: bool) -> None:
@@ -125,7 +134,7 @@ def prepare(side: Side, *, build: bool) -> None:
     if build or not list((side.tree / "simulation").glob("_engine*.so")):
         side.run("setup.py", "build_ext", "--inplace", "-q")
     where = side.run("-c", "import leagues, simulation._engine as e; print(leagues.__file__); print(e.__file__)")
-    for path in where.split():
+    for path in where.splitlines():
         if not Path(path).resolve().is_relative_to(side.tree.resolve()):
             raise MeasureError(f"{side.label}: {path} is imported from outside {side.tree}")
     side.online_json = "--json" in side.run("-m", "leagues.bench", "--help")
@@ -154,45 +163,64 @@ def _printed_dicts(stdout: str) -> dict:
     return figures
 
 
-def measure(side: Side) -> dict[str, float]:
-    """One round of both benches on ``side``: figure name -> value."""
-    values = {"physics": _last_json(side.run("-m", "simulation.bench", "--json"))}
-    if side.online_json:
-        values["online"] = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json"))
+def measure(side: Side, bench: str) -> dict[str, float]:
+    """One run of ``bench`` ("physics" or "online") on ``side``: figure name -> value."""
+    if bench == "physics":
+        values = _last_json(side.run("-m", "simulation.bench", "--json"))
+    elif side.online_json:
+        values = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json"))
     else:
-        values["online"] = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH))
+        values = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH))
     out = {}
     for figure in FIGURES:
-        value = values[figure.bench]
+        if figure.bench != bench:
+            continue
+        value = values
         for key in figure.path:
             if not isinstance(value, dict) or key not in value:
-                raise MeasureError(f"{side.label}: {figure.bench} bench gave no {figure.name}")
+                raise MeasureError(f"{side.label}: the {bench} bench gave no {figure.name}")
             value = value[key]
         out[figure.name] = float(value)
     return out
 
 
-def verdicts(a_rounds: list[dict], b_rounds: list[dict]) -> list[dict]:
-    """Per figure: each side's median over the rounds, B/A and whether B is within 10 %."""
+def run_rounds(a: Side, b: Side, *, rounds: int, physics_runs: int) -> dict[str, dict[str, list[float]]]:
+    """Both benches on both sides, A then B, ``rounds`` times; the physics bench (a quarter of a
+    second) ``physics_runs`` times a round, interleaved too. Side label -> figure -> values."""
+    runs: dict[str, dict[str, list[float]]] = {a.label: defaultdict(list), b.label: defaultdict(list)}
+    for n in range(1, rounds + 1):
+        for bench, times in (("physics", physics_runs), ("online", 1)):
+            for _ in range(times):
+                for side in (a, b):
+                    for name, value in measure(side, bench).items():
+                        runs[side.label][name].append(value)
+            for side in (a, b):
+                print(f"round {n} {side.label} {bench}: " + ", ".join(
+                    f"{f.name} " + " ".join(f"{v:g}" for v in runs[side.label][f.name][-times:])
+                    for f in FIGURES if f.bench == bench), flush=True)
+    return runs
+
+
+def verdicts(a: dict[str, list[float]], b: dict[str, list[float]]) -> list[dict]:
+    """Per figure (name -> the values of every run): each side's median, B/A and whether B is
+    within 10 %."""
     rows = []
     for figure in FIGURES:
-        a = statistics.median(r[figure.name] for r in a_rounds)
-        b = statistics.median(r[figure.name] for r in b_rounds)
-        if a:
-            ratio = b / a
+        median_a, median_b = statistics.median(a[figure.name]), statistics.median(b[figure.name])
+        if median_a:
+            ratio = median_b / median_a
         else:  # a zero (no time at all) is matched only by a zero
-            ratio = 1.0 if b == 0 else float("inf")
+            ratio = 1.0 if median_b == 0 else float("inf")
         ok = ratio <= 1 + TOLERANCE if figure.lower_is_better else ratio >= 1 - TOLERANCE
         rows.append({"figure": figure.name, "better": "lower" if figure.lower_is_better else "higher",
-                     "a": a, "b": b, "ratio": round(ratio, 3), "ok": ok,
-                     "a_rounds": [r[figure.name] for r in a_rounds],
-                     "b_rounds": [r[figure.name] for r in b_rounds]})
+                     "a": median_a, "b": median_b, "ratio": round(ratio, 3), "ok": ok,
+                     "a_runs": a[figure.name], "b_runs": b[figure.name]})
     return rows
 
 
-def print_table(rows: list[dict], base: str, rounds: int) -> None:
-    print(f"\nA = {base}, B = this tree; median of {rounds} rounds; a figure regresses when it is "
-          f"more than {TOLERANCE:.0%} worse")
+def print_table(rows: list[dict], base: str, rounds: int, physics_runs: int) -> None:
+    print(f"\nA = {base}, B = this tree; medians of {rounds} rounds ({physics_runs} runs of the physics "
+          f"bench each); a figure regresses when it is more than {TOLERANCE:.0%} worse")
     print(f"{'figure':<22}{'better':>7}{'A':>10}{'B':>10}{'B/A':>7}  verdict")
     for r in rows:
         print(f"{r['figure']:<22}{r['better']:>7}{r['a']:>10.3f}{r['b']:>10.3f}{r['ratio']:>7.3f}  "
@@ -210,10 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="HEAD~1", help="the revision A (default HEAD~1); B is this tree")
     parser.add_argument("--rounds", type=int, default=3, help="A then B, this many times; the medians count")
+    parser.add_argument("--physics-runs", type=int, default=5,
+                        help="runs of the physics bench per side and round, interleaved A, B, A, B")
     parser.add_argument("--database-url", default=os.environ.get("AB_DATABASE_URL", DEFAULT_DATABASE_URL),
                         help="PostgreSQL; the sides use <name>_a and <name>_b, dropped at the end")
     parser.add_argument("--json", action="store_true", help="print one JSON object too")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.physics_runs < 1:
+        parser.error("--rounds and --physics-runs are at least 1")
     try:
         base = _git("rev-parse", "--verify", "--quiet", f"{args.base}^{{commit}}")
     except subprocess.CalledProcessError:
@@ -232,12 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         worktree_added = True
         prepare(a, build=True)
         prepare(b, build=False)
-        a_rounds, b_rounds = [], []
-        for n in range(1, args.rounds + 1):
-            for side, rounds in ((a, a_rounds), (b, b_rounds)):
-                rounds.append(measure(side))
-                print(f"round {n} {side.label}: " + ", ".join(f"{k} {v:g}" for k, v in rounds[-1].items()),
-                      flush=True)
+        runs = run_rounds(a, b, rounds=args.rounds, physics_runs=args.physics_runs)
     except (MeasureError, subprocess.CalledProcessError) as exc:
         print(f"abbench: {exc}", file=sys.stderr)
         return 2
@@ -251,11 +278,13 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree_a)], cwd=ROOT, capture_output=True)
         subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
-    rows = verdicts(a_rounds, b_rounds)
-    print_table(rows, args.base, args.rounds)
-    print(f"wall {time.monotonic() - start:.0f} s")
+    rows = verdicts(runs["A"], runs["B"])
+    print_table(rows, args.base, args.rounds, args.physics_runs)
+    print(f"wall {time.monotonic() - start:.0f} s; machine: {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the end")
     if args.json:
-        print(json.dumps({"base": args.base, "base_commit": base, "rounds": args.rounds, "figures": rows}))
+        print(json.dumps({"base": args.base, "base_commit": base, "rounds": args.rounds,
+                          "physics_runs": args.physics_runs, "figures": rows}))
     return 0 if all(r["ok"] for r in rows) else 1
 
 

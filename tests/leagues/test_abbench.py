@@ -5,10 +5,10 @@ from __future__ import annotations
 from leagues import abbench
 
 
-def _rounds(figures: dict[str, list[float]]) -> list[dict]:
-    """One dict per round: every figure at 1.0 but those given (name -> a value per round)."""
+def _rounds(figures: dict[str, list[float]]) -> dict[str, list[float]]:
+    """Every figure's values: 1.0 in each run but those given (name -> a value per run)."""
     n = len(next(iter(figures.values())))
-    return [{f.name: figures.get(f.name, [1.0] * n)[i] for f in abbench.FIGURES} for i in range(n)]
+    return {f.name: figures.get(f.name, [1.0] * n) for f in abbench.FIGURES}
 
 
 def test_a_time_regresses_beyond_ten_percent_and_the_medians_count():
@@ -43,3 +43,4 @@ def test_a_bench_from_before_json_is_read_from_its_printed_dicts():
 def test_the_sides_databases_are_named_after_the_given_one():
     assert abbench._side_url("postgresql://postgres@127.0.0.1:5432/botonera_abbench", "a") == (
         "postgresql://postgres@127.0.0.1:5432/botonera_abbench_a")
+    assert abbench._side_url("postgresql://u@db/bench?sslmode=disable", "b") == "postgresql://u@db/bench_b?sslmode=disable"
