@@ -22,25 +22,27 @@ Each side's online bench has its own scratch PostgreSQL database, ``<--database-
 migration could not use a database migrated by the newer tree); the bench deletes its own
 rows, and both databases are dropped at the end.
 
-Printed per figure: what each side's runs come to, B/A, the verdict, and the medians. The
-online figures count by their median; the physics ones by their best run (the lowest time, the
-highest ``realtime_factor``): the physics is pure CPU work, and on a shared machine its runs
-are bimodal, about 0.34 ms a flick when the core is free and 0.45-0.55 ms when another process
-shares it, so that a median only counts the runs that met another process (the same reasoning
-as the bench's own best of ``--repeat``). A figure regresses when it is worse by more than
-10 % (a lower-is-better one when B > 1.10 x A, a higher-is-better one when B < 0.90 x A). The
+Printed per figure: each side's figure, B/A, the verdict, and the medians. B/A is taken two
+ways (``Figure``): the physics by the best run of each side (pure CPU work: its runs are
+bimodal on a shared machine, about 0.34 ms a flick when the core is free and 0.45-0.55 ms when
+another process shares it, and a median only counts how many runs met one); the online figures
+by the median over the rounds of B's run over A's run of the same round (three long runs a
+side, through which the machine's load drifts for both sides alike). A figure regresses when
+B/A is worse than 10 % (a lower-is-better one above 1.10, ``realtime_factor`` below 0.90). The
 exit status is 1 when one does, 2 when a side could not be measured. The temporary worktree
 and the databases are removed whatever happens.
 
-Noise, the same physics on both sides, on the shared 2-core machine while another developer's
-tests ran (load average 1.4 to 7.6): B/A of the physics medians 1.10 and 1.30 on
-``flick_ms_median``, 1.25 on ``flick_ms_p95``, 0.86 on ``realtime_factor``; of the best runs
-1.00 and 1.02, 1.17 and 1.02, 0.99 and 0.96 (``flick_ms_p95`` is one flick's time, the least
-steady). The online medians: ``latency.p95_ms`` 0.85-1.24 busy, within 15 % quiet;
-``whole_match.total_s`` 0.85-1.03. The load average is printed at the end: a regression found
-on a busy machine or near the threshold is a reason to run again (``--rounds 5``), not yet a
-proof. Defaults take about 2 minutes (two migrations, three runs of the online bench and
-fifteen of the physics bench per side).
+Noise: six runs in which the benched code was the same on both sides (or differed only by a
+refactoring of the ranking, which the online bench barely touches), on the shared 2-core
+machine while another developer's tests ran (load average 1.4 to 7.6). Taken as the medians of
+each side, they gave eight false regressions: ``flick_ms_median`` 1.10 and 1.30,
+``flick_ms_p95`` 1.25, ``realtime_factor`` 0.86, ``latency.p95_ms`` 1.18 and 1.24,
+``whole_match.total_s`` 1.11 and 1.23. Taken as above, one: ``flick_ms_p95`` 1.17, the time of
+the battery's slowest flick, the least steady figure; the others no worse than 1.07
+(``realtime_factor`` 0.97). The load average is printed at the end: a regression found on a
+busy machine or near the threshold is a reason to run again (``--rounds 5``), not yet a proof.
+Defaults take about 2 minutes (two migrations, three runs of the online bench and fifteen of
+the physics bench per side), 2.5 on a busy machine.
 """
 from __future__ import annotations
 
@@ -71,31 +73,52 @@ TIMEOUT_S = 600
 
 @dataclass(frozen=True)
 class Figure:
+    """A compared figure. ``compare``: how B/A is taken from the two sides' runs:
+
+    - ``"best"``: the best run of each side (the lowest time, the highest rate); for the
+      physics, pure CPU work whose slower runs are another process on the core (the reasoning of
+      simulation.bench's own best of ``--repeat``);
+    - ``"pairs"``: the median over the rounds of B's run over A's run of the same round, the two
+      a few seconds apart; for the online bench, whose few long runs drift with the machine's
+      load from round to round, both sides alike.
+    """
+
     bench: str  # "physics" or "online"
     path: tuple[str, ...]  # where the value is in the bench's JSON object
+    compare: str
     lower_is_better: bool = True
-    # what a side's runs come to: "median", or "best" for the physics (pure CPU work: a slower
-    # run is another process on the core, as simulation.bench's own best of --repeat assumes)
-    summary: str = "median"
 
     @property
     def name(self) -> str:
         return ".".join(self.path)
 
-    def summarise(self, values: list[float]) -> float:
-        if self.summary == "best":
-            return min(values) if self.lower_is_better else max(values)
-        return statistics.median(values)
+    def sides(self, a: list[float], b: list[float]) -> tuple[float, float]:
+        """The two sides' figures shown: the best runs, or the medians."""
+        if self.compare == "best":
+            best = min if self.lower_is_better else max
+            return best(a), best(b)
+        return statistics.median(a), statistics.median(b)
+
+    def ratio(self, a: list[float], b: list[float]) -> float:
+        """B/A, or ``inf`` when A is 0 and B is not."""
+        pairs = [self.sides(a, b)] if self.compare == "best" else list(zip(a, b, strict=True))
+        return statistics.median(_ratio(x, y) for x, y in pairs)
+
+
+def _ratio(a: float, b: float) -> float:
+    if a:
+        return b / a
+    return 1.0 if b == 0 else float("inf")  # a zero (no time at all) is matched only by a zero
 
 
 FIGURES = (
-    Figure("physics", ("flick_ms_median",), summary="best"),
-    Figure("physics", ("flick_ms_p95",), summary="best"),
-    Figure("physics", ("overhead_ratio",), summary="best"),
-    Figure("physics", ("realtime_factor",), lower_is_better=False, summary="best"),
-    Figure("online", ("latency", "p50_ms")),
-    Figure("online", ("latency", "p95_ms")),
-    Figure("online", ("whole_match", "total_s")),
+    Figure("physics", ("flick_ms_median",), "best"),
+    Figure("physics", ("flick_ms_p95",), "best"),
+    Figure("physics", ("overhead_ratio",), "best"),
+    Figure("physics", ("realtime_factor",), "best", lower_is_better=False),
+    Figure("online", ("latency", "p50_ms"), "pairs"),
+    Figure("online", ("latency", "p95_ms"), "pairs"),
+    Figure("online", ("whole_match", "total_s"), "pairs"),
 )
 
 
@@ -213,30 +236,30 @@ def run_rounds(a: Side, b: Side, *, rounds: int, physics_runs: int) -> dict[str,
 
 
 def verdicts(a: dict[str, list[float]], b: dict[str, list[float]]) -> list[dict]:
-    """Per figure (name -> the values of every run): each side's summary (``Figure.summary``),
-    B/A and whether B is within 10 %; the medians too."""
+    """Per figure (name -> the values of every run, in order): each side's figure, B/A
+    (``Figure.compare``) and whether B is within 10 %; the medians too."""
     rows = []
     for figure in FIGURES:
-        value_a, value_b = figure.summarise(a[figure.name]), figure.summarise(b[figure.name])
-        if value_a:
-            ratio = value_b / value_a
-        else:  # a zero (no time at all) is matched only by a zero
-            ratio = 1.0 if value_b == 0 else float("inf")
+        runs_a, runs_b = a[figure.name], b[figure.name]
+        value_a, value_b = figure.sides(runs_a, runs_b)
+        ratio = figure.ratio(runs_a, runs_b)
         ok = ratio <= 1 + TOLERANCE if figure.lower_is_better else ratio >= 1 - TOLERANCE
         rows.append({"figure": figure.name, "better": "lower" if figure.lower_is_better else "higher",
-                     "summary": figure.summary, "a": value_a, "b": value_b, "ratio": round(ratio, 3), "ok": ok,
-                     "a_median": statistics.median(a[figure.name]), "b_median": statistics.median(b[figure.name]),
-                     "a_runs": a[figure.name], "b_runs": b[figure.name]})
+                     "compare": figure.compare, "a": value_a, "b": value_b, "ratio": round(ratio, 3), "ok": ok,
+                     "a_median": statistics.median(runs_a), "b_median": statistics.median(runs_b),
+                     "a_runs": runs_a, "b_runs": runs_b})
     return rows
 
 
 def print_table(rows: list[dict], base: str, rounds: int, physics_runs: int) -> None:
     print(f"\nA = {base}, B = this tree; {rounds} rounds ({physics_runs} runs of the physics bench each); "
           f"a figure regresses when it is more than {TOLERANCE:.0%} worse")
-    print(f"{'figure':<22}{'better':>7}{'of runs':>8}{'A':>10}{'B':>10}{'B/A':>7}  verdict    "
+    print("best: the best run of each side; pairs: A and B are the medians, B/A the median of the "
+          "rounds' B/A")
+    print(f"{'figure':<22}{'better':>7}{'':>7}{'A':>10}{'B':>10}{'B/A':>7}  verdict    "
           f"{'A median':>9}{'B median':>9}")
     for r in rows:
-        print(f"{r['figure']:<22}{r['better']:>7}{r['summary']:>8}{r['a']:>10.3f}{r['b']:>10.3f}{r['ratio']:>7.3f}  "
+        print(f"{r['figure']:<22}{r['better']:>7}{r['compare']:>7}{r['a']:>10.3f}{r['b']:>10.3f}{r['ratio']:>7.3f}  "
               f"{'ok       ' if r['ok'] else 'REGRESSED'}  {r['a_median']:>9.3f}{r['b_median']:>9.3f}")
 
 
