@@ -6,10 +6,10 @@
 Issue 20's target: nothing regresses, the physics bench and the online-play bench within 10 %
 of the previous commit's, measured A/B in one run. A is ``--base`` (default ``HEAD~1``),
 checked out into a temporary ``git worktree`` whose C extension is built in place with this
-same Python; B is this tree as it is (uncommitted changes included). Both run alternately, A
-then B, ``--rounds`` times (the physics bench, a quarter of a second, ``--physics-runs`` times a
-round, still alternately), each bench in its own subprocess whose working directory and
-``PYTHONPATH`` are its side's tree:
+same Python; B is this tree as it is (uncommitted changes included). Both run alternately,
+``--rounds`` times, A first in the odd rounds and B first in the even ones (the physics bench,
+a quarter of a second, ``--physics-runs`` times a round, alternately too), each bench in its
+own subprocess whose working directory and ``PYTHONPATH`` are its side's tree:
 
 - ``python -m simulation.bench --json``: ``flick_ms_median``, ``flick_ms_p95``,
   ``overhead_ratio`` (lower is better) and ``realtime_factor`` (higher is better);
@@ -17,10 +17,16 @@ round, still alternately), each bench in its own subprocess whose working direct
   ``latency.p50_ms``, ``latency.p95_ms`` and ``whole_match.total_s`` (lower is better). A
   revision from before its ``--json`` is read from its two printed dicts.
 
-Each side's online bench has its own scratch PostgreSQL database, ``<--database-url>_a`` and
-``_b``, created afresh and migrated by that side's own migrations (a base older than a
-migration could not use a database migrated by the newer tree); the bench deletes its own
-rows, and both databases are dropped at the end.
+Each side has its own scratch PostgreSQL database, ``<--database-url>_a`` and ``_b``, created
+afresh and migrated by that side's own migrations (a base older than a migration could not use
+a database migrated by the newer tree), and every online run works on a fresh copy of it
+(``CREATE DATABASE ... TEMPLATE``, ``_a_run`` and ``_b_run``): a run never meets what the one
+before it left to PostgreSQL (its deleted rows not yet vacuumed, its dirty pages). Measured
+before: with one database a side and A always first, B was the slower in most rounds on nearly
+the same code (``whole_match.total_s`` 1.25, 1.06, 0.97, 1.28, 1.16); alternating the order
+alone moved the slowness to the side that ran first in a round, just after its own previous
+run on its own database (four rounds of five); with the copies and the alternating order, four
+rounds of the same code on both sides gave B/A 0.88-0.98. Every database is dropped at the end.
 
 Printed per figure: each side's figure, B/A, the verdict, and the medians. B/A is taken two
 ways (``Figure``): the physics by the best run of each side (pure CPU work: its runs are
@@ -32,16 +38,15 @@ B/A is worse than 10 % (a lower-is-better one above 1.10, ``realtime_factor`` be
 exit status is 1 when one does, 2 when a side could not be measured. The temporary worktree
 and the databases are removed whatever happens.
 
-Noise: seven runs in which the benched code was the same on both sides (or differed only by a
-refactoring of the ranking, which the online bench barely touches), on the shared 2-core
-machine while another developer's tests ran (load average 1.4 to 7.6). Taken as the medians of
-each side, they gave eight false regressions: ``flick_ms_median`` 1.10 and 1.30,
-``flick_ms_p95`` 1.25, ``realtime_factor`` 0.86, ``latency.p95_ms`` 1.18 and 1.24,
-``whole_match.total_s`` 1.11 and 1.23. Taken as above, two: ``flick_ms_p95`` 1.17 (the time
-of the battery's slowest flick, the least steady figure) and ``latency.p50_ms`` 1.13 (its
-rounds' B/A 0.66, 1.13 and 1.19); the others no worse than 1.07 (``realtime_factor`` 0.97).
-On a machine that busy the online figures move by 20 % from one run to the next whatever the
-estimator. The load average is printed at the end: a regression found on a
+Noise, on the shared 2-core machine while another developer's tests ran (load average 1.0 to
+7.6): seven runs with the same benched code on both sides (or differing only by a refactoring
+of the ranking, which the online bench barely touches), before the copies and the alternating
+order, taken as the medians of each side, gave eight false regressions: ``flick_ms_median``
+1.10 and 1.30, ``flick_ms_p95`` 1.25, ``realtime_factor`` 0.86, ``latency.p95_ms`` 1.18 and
+1.24, ``whole_match.total_s`` 1.11 and 1.23; taken as above, two: ``flick_ms_p95`` 1.17 (the
+time of the battery's slowest flick, the least steady figure) and ``latency.p50_ms`` 1.13 (its
+rounds' B/A 0.66, 1.13 and 1.19). On a machine that busy one online run differs from the next
+by 20 % whatever the estimator. The load average is printed at the end: a regression found on a
 busy machine or near the threshold is a reason to run again (``--rounds 5``), not yet a proof.
 Defaults take about 2 minutes (two migrations, three runs of the online bench and fifteen of
 the physics bench per side), 2.5 on a busy machine.
@@ -132,18 +137,21 @@ class MeasureError(RuntimeError):
 class Side:
     label: str  # "A" or "B"
     tree: Path
-    database_url: str
+    database_url: str  # migrated once; every online run works on a fresh copy, ``run_url``
     online_json: bool = True  # whether its leagues.bench knows --json
 
-    def env(self) -> dict[str, str]:
-        return dict(os.environ, PYTHONPATH=str(self.tree), DATABASE_URL=self.database_url, REDIS_URL="",
-                    DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings")
+    @property
+    def run_url(self) -> str:
+        return _side_url(self.database_url, "run")
 
-    def run(self, *args: str) -> str:
-        """Runs ``python args`` in the side's tree; its standard output, or MeasureError."""
+    def run(self, *args: str, database_url: str | None = None) -> str:
+        """Runs ``python args`` in the side's tree (on ``database_url``, by default the side's);
+        its standard output, or MeasureError."""
+        env = dict(os.environ, PYTHONPATH=str(self.tree), DATABASE_URL=database_url or self.database_url,
+                   REDIS_URL="", DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings")
         try:
-            proc = subprocess.run([sys.executable, *args], cwd=self.tree, env=self.env(), capture_output=True,
-                                  text=True, timeout=TIMEOUT_S)
+            proc = subprocess.run([sys.executable, *args], cwd=self.tree, env=env, capture_output=True, text=True,
+                                  timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired as exc:
             raise MeasureError(f"{self.label}: {' '.join(args)} took more than {TIMEOUT_S} s") from exc
         if proc.returncode != 0:
@@ -156,6 +164,19 @@ class Side:
 
 def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _copy_database(template_url: str, url: str) -> None:
+    """Creates the database of ``url`` afresh as a copy of that of ``template_url``."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True, connect_timeout=10) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(parts.path.lstrip("/"))))
+        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+            sql.Identifier(parts.path.lstrip("/")), sql.Identifier(urlsplit(template_url).path.lstrip("/"))))
 
 
 def _side_url(url: str, suffix: str) -> str:
@@ -203,10 +224,14 @@ def measure(side: Side, bench: str) -> dict[str, float]:
     """One run of ``bench`` ("physics" or "online") on ``side``: figure name -> value."""
     if bench == "physics":
         values = _last_json(side.run("-m", "simulation.bench", "--json"))
-    elif side.online_json:
-        values = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json"))
     else:
-        values = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH))
+        # a fresh copy of the migrated database: nothing left by the run before (its deleted
+        # rows not yet vacuumed, its dirty pages) for this one to meet
+        _copy_database(side.database_url, side.run_url)
+        if side.online_json:
+            values = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json", database_url=side.run_url))
+        else:
+            values = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH, database_url=side.run_url))
     out = {}
     for figure in FIGURES:
         if figure.bench != bench:
@@ -221,16 +246,19 @@ def measure(side: Side, bench: str) -> dict[str, float]:
 
 
 def run_rounds(a: Side, b: Side, *, rounds: int, physics_runs: int) -> dict[str, dict[str, list[float]]]:
-    """Both benches on both sides, A then B, ``rounds`` times; the physics bench (a quarter of a
-    second) ``physics_runs`` times a round, interleaved too. Side label -> figure -> values."""
+    """Both benches on both sides, alternately, ``rounds`` times, A first in the odd rounds and B
+    first in the even ones (whatever the order still does to a run falls on both sides alike);
+    the physics bench (a quarter of a second) ``physics_runs`` times a round, alternately too.
+    Side label -> figure -> values, in the order of the rounds."""
     runs: dict[str, dict[str, list[float]]] = {a.label: defaultdict(list), b.label: defaultdict(list)}
     for n in range(1, rounds + 1):
+        order = (a, b) if n % 2 else (b, a)
         for bench, times in (("physics", physics_runs), ("online", 1)):
             for _ in range(times):
-                for side in (a, b):
+                for side in order:
                     for name, value in measure(side, bench).items():
                         runs[side.label][name].append(value)
-            for side in (a, b):
+            for side in order:
                 print(f"round {n} {side.label} {bench}: " + ", ".join(
                     f"{f.name} " + " ".join(f"{v:g}" for v in runs[side.label][f.name][-times:])
                     for f in FIGURES if f.bench == bench), flush=True)
@@ -279,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--physics-runs", type=int, default=5,
                         help="runs of the physics bench per side and round, interleaved A, B, A, B")
     parser.add_argument("--database-url", default=os.environ.get("AB_DATABASE_URL", DEFAULT_DATABASE_URL),
-                        help="PostgreSQL; the sides use <name>_a and <name>_b, dropped at the end")
+                        help="PostgreSQL; the sides use <name>_a and <name>_b and their copies <name>_a_run and "
+                             "<name>_b_run, all dropped at the end")
     parser.add_argument("--json", action="store_true", help="print one JSON object too")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.physics_runs < 1:
@@ -307,11 +336,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"abbench: {exc}", file=sys.stderr)
         return 2
     finally:
-        for side in (a, b):
+        for url in (a.run_url, a.database_url, b.run_url, b.database_url):
             try:
-                faults.drop_database(side.database_url)
+                faults.drop_database(url)
             except Exception as exc:  # noqa: BLE001 - the clean-up goes on; the message says what stays
-                print(f"abbench: could not drop {side.database_url}: {exc}", file=sys.stderr)
+                print(f"abbench: could not drop {url}: {exc}", file=sys.stderr)
         if worktree_added:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree_a)], cwd=ROOT, capture_output=True)
         subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
