@@ -48,9 +48,8 @@ time of the battery's slowest flick, the least steady figure) and ``latency.p50_
 rounds' B/A 0.66, 1.13 and 1.19). With the copies and the alternating order, two runs of the
 same code (load average 1.0-2.0): the physics within 0.99-1.02, the online figures 0.88-0.98
 over four rounds and 1.09, 1.10 (``latency.p50_ms``) and 1.13 (``latency.p95_ms``) over three,
-each round's B/A there between 0.92 and 1.19: one online run differs from the next by 10-20 %
-on this machine, so that the 10 % threshold is at the edge of the noise of three rounds, and
-``--rounds 5`` is the sounder check. The load average is printed at the end: a regression found on a
+each round's B/A there between 0.63 and 1.45 (most within 0.8-1.2): the 10 % threshold is at
+the edge of the noise of three rounds on this machine, and ``--rounds 5`` is the sounder check. The load average is printed at the end: a regression found on a
 busy machine or near the threshold is a reason to run again (``--rounds 5``), not yet a proof.
 Defaults take about 2 minutes (two migrations, three runs of the online bench and fifteen of
 the physics bench per side), 2.5 on a busy machine.
