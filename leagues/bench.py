@@ -1,8 +1,9 @@
 """Benchmarks of online play (issue 7 targets; ``make bench`` territory, not timed tests).
 
-``python -m leagues.bench [--latency N] [--whole-match] [--seconds-per-action 5]`` against the
-configured database (an SQLite file by default); it creates its own competition and users
-(slug ``bench-online-*``) and deletes them afterwards.
+``python -m leagues.bench [--latency N] [--whole-match] [--seconds-per-action 5] [--json]``
+against the configured database (an SQLite file by default); it creates its own competition and
+users (slug ``bench-online-*``) and deletes them afterwards. ``--json`` prints one JSON object
+as the last line, ``{"latency": {...}, "whole_match": {...}}`` (a part not run is absent).
 
 - latency: from an accepted action (the POST) to its availability to the other player (their
   GET shows the new ``seq``), through the Django test client in process, without the time
@@ -14,6 +15,7 @@ configured database (an SQLite file by default); it creates its own competition 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -211,13 +213,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=int, default=200, help="actions to time (0: skip)")
     parser.add_argument("--whole-match", action="store_true")
     parser.add_argument("--seconds-per-action", type=float, default=5.0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the last line)")
     args = parser.parse_args(argv)
     _setup()
     _TimedReferee.install()
+    figures = {}
     if args.latency:
-        print("latency (accepted action -> other player's read, without the referee):", latency(args.latency))
+        figures["latency"] = latency(args.latency)
+        if not args.json:
+            print("latency (accepted action -> other player's read, without the referee):", figures["latency"])
     if args.whole_match:
-        print("whole bot match 2 x 25 min:", whole_match(args.seconds_per_action))
+        figures["whole_match"] = whole_match(args.seconds_per_action)
+        if not args.json:
+            print("whole bot match 2 x 25 min:", figures["whole_match"])
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
     return 0
 
 

