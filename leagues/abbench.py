@@ -1,6 +1,6 @@
 """A/B regression check of the benches (issue 20; ``make bench``, not a test).
 
-``python -m leagues.abbench [--base REV] [--rounds 3] [--physics-runs 5] [--database-url URL]
+``python -m leagues.abbench [--base REV] [--rounds 5] [--physics-runs 5] [--database-url URL]
 [--json]``
 
 Issue 20's target: nothing regresses, the physics bench and the online-play bench within 10 %
@@ -306,7 +306,7 @@ def _stop_on_sigterm(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="HEAD~1", help="the revision A (default HEAD~1); B is this tree")
-    parser.add_argument("--rounds", type=int, default=3, help="A then B, this many times; the medians count")
+    parser.add_argument("--rounds", type=int, default=5, help="A then B, this many times; the medians count")
     parser.add_argument("--physics-runs", type=int, default=5,
                         help="runs of the physics bench per side and round, interleaved A, B, A, B")
     parser.add_argument("--database-url", default=os.environ.get("AB_DATABASE_URL", DEFAULT_DATABASE_URL),
