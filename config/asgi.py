@@ -10,12 +10,23 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()  # sets Django up: the routes below import models
 
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any other WebSocket path (``/ws/matches/abc/``, an id out of range): refused before it
+    opens (the server answers 403), as an unknown page is a 404, never a 500."""
+
+    async def connect(self) -> None:
+        await self.close()
+
+
 application = ProtocolTypeRouter({
     "http": django_application,
-    "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+    "websocket": AllowedHostsOriginValidator(URLRouter([*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())])),
 })

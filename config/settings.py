@@ -380,6 +380,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # every operation's error answers too (400/401/403/404/415/429, their bodies): config.api_schema
+    # <id:...> (config.converters): an integer id, 1 to 2**63 - 1
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     "ENUM_NAME_OVERRIDES": {
         "DecisionOutcomeEnum": "leagues.api.serializers.DECISION_OUTCOMES",
         "OutcomeEnum": "leagues.models.Outcome",
@@ -437,5 +439,7 @@ LOGGING = {
     "loggers": {
         "leagues": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "matches": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        # Django's own (requests, the dev server's lines): once, here, not again through the root
+        "django": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO"), "propagate": False},
     },
 }

@@ -191,10 +191,11 @@ for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration,
 
 # --- Served before the session, the user and the CSRF machinery are even looked at -----------
 
-_FEED = re.compile(r"^/matches/(?P<pk>[0-9]+)/feed/$")
+# ids as the URLconf's <id:...> takes them (config.converters): a larger number is the view's 404
+_FEED = re.compile(r"^/matches/(?P<pk>[1-9][0-9]{0,17}|[1-8][0-9]{18})/feed/$")
 _PAGES = (
     (re.compile(r"^/competitions/(?P<slug>[-a-zA-Z0-9_]+)/$"), "competition"),
-    (re.compile(r"^/fixtures/(?P<pk>[0-9]+)/$"), "fixture"),
+    (re.compile(r"^/fixtures/(?P<pk>[1-9][0-9]{0,17}|[1-8][0-9]{18})/$"), "fixture"),
     (re.compile(r"^/api/competitions/(?P<slug>[-a-zA-Z0-9_]+)/standings/$"), "standings-api"),
 )
 

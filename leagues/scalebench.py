@@ -368,13 +368,36 @@ def print_http(figures: dict, args) -> None:
 # --- watchers of one live match -----------------------------------------------------------------
 
 
+def _flicks(plan, api: dict, seq: int, state: dict, *, count: int, every: float, accepted: dict,
+            clock) -> tuple[int, dict]:
+    """The side to move flicks ``count`` times through the API (the computer player's choice,
+    the first its referee accepts), ``every`` seconds apart; ``accepted[seq]`` is ``clock()``
+    when each was accepted. Returns the last seq and state."""
+    from matches.services.computer import candidate_actions
+    from simulation.rules import make_referee
+    from simulation.state import MatchState
+
+    referee = make_referee(plan.rule_set, plan.params)
+    for _flick in range(count):
+        side = state["to_move"]
+        for action in candidate_actions(MatchState.from_json(state), side, plan.rule_set, plan.params,
+                                        referee=referee, seed=seq):
+            status, body, _ = api[side].request("POST", f"/api/matches/{plan.match_id}/actions/",
+                                                {"seq": seq + 1, "action": action}, key=uuid.uuid4().hex, kind="post")
+            if status == 201:
+                accepted[body["seq"]] = clock()
+                seq, state = body["seq"], body["state"]
+                break
+        else:
+            raise SystemExit(f"no action of {side} accepted at seq {seq + 1}")
+        time.sleep(every)
+    return seq, state
+
+
 def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watchers: int,
                   flicks: int | None = None) -> dict:
     """``watchers`` pollers of the match's feed while its players flick ``flicks`` (default
     ``args.flicks``) times."""
-    from matches.services.computer import candidate_actions
-    from simulation.rules import make_referee
-    from simulation.state import MatchState
 
     plan = site["plan"]
     seen: dict[int, list[float]] = {}  # seq -> the times watchers first had it
@@ -417,20 +440,8 @@ def part_watchers(args, site: dict, port: int, seq: int, state: dict, *, watcher
     stats = loadtest.Stats()
     api = {side: loadtest.Api(port, plan.tokens[side], timeout=60, stats=stats, deadline=time.monotonic() + 900)
            for side in ("home", "away")}
-    referee = make_referee(plan.rule_set, plan.params)
-    for _flick in range(args.flicks if flicks is None else flicks):
-        side = state["to_move"]
-        for action in candidate_actions(MatchState.from_json(state), side, plan.rule_set, plan.params,
-                                        referee=referee, seed=seq):
-            status, body, _ = api[side].request("POST", f"/api/matches/{plan.match_id}/actions/",
-                                                {"seq": seq + 1, "action": action}, key=uuid.uuid4().hex, kind="post")
-            if status == 201:
-                accepted[body["seq"]] = time.perf_counter()
-                seq, state = body["seq"], body["state"]
-                break
-        else:
-            raise SystemExit(f"no action of {side} accepted at seq {seq + 1}")
-        time.sleep(args.flick_every)
+    seq, state = _flicks(plan, api, seq, state, count=args.flicks if flicks is None else flicks,
+                         every=args.flick_every, accepted=accepted, clock=time.perf_counter)
     time.sleep(args.poll * 4 if watchers else 0)
     stop.set()
     for t in threads:
@@ -497,9 +508,6 @@ def part_socket_watchers(args, site: dict, port: int, seq: int, state: dict, *, 
     """``watchers`` WebSockets on the match at ``live_port`` (a child process) while its players
     flick ``args.flicks`` times through ``port``; the delay from each accepted POST to each
     watcher having it (Redis tells the live server of each flick made by the web server)."""
-    from matches.services.computer import candidate_actions
-    from simulation.rules import make_referee
-    from simulation.state import MatchState
 
     plan = site["plan"]
     out = Path(tempfile.mkdtemp(prefix="scalebench-crowd-")) / "crowd.json"
@@ -515,21 +523,9 @@ def part_socket_watchers(args, site: dict, port: int, seq: int, state: dict, *, 
     stats = loadtest.Stats()
     api = {side: loadtest.Api(port, plan.tokens[side], timeout=60, stats=stats, deadline=time.monotonic() + 900)
            for side in ("home", "away")}
-    referee = make_referee(plan.rule_set, plan.params)
-    accepted: dict[int, float] = {}
-    for _flick in range(args.flicks):
-        side = state["to_move"]
-        for action in candidate_actions(MatchState.from_json(state), side, plan.rule_set, plan.params,
-                                        referee=referee, seed=seq):
-            status, body, _ = api[side].request("POST", f"/api/matches/{plan.match_id}/actions/",
-                                                {"seq": seq + 1, "action": action}, key=uuid.uuid4().hex, kind="post")
-            if status == 201:
-                accepted[body["seq"]] = time.time()
-                seq, state = body["seq"], body["state"]
-                break
-        else:
-            raise SystemExit(f"no action of {side} accepted at seq {seq + 1}")
-        time.sleep(args.flick_every)
+    accepted: dict[int, float] = {}  # wall time: the watchers' times are taken in another process
+    seq, state = _flicks(plan, api, seq, state, count=args.flicks, every=args.flick_every, accepted=accepted,
+                         clock=time.time)
     time.sleep(2)
     crowd.stdin.close()
     crowd.wait(120)

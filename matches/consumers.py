@@ -32,13 +32,11 @@ class WatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         query = {k: v[-1] for k, v in parse_qs(self.scope.get("query_string", b"").decode("latin-1")).items()}
-        try:
-            after = int(query.get("after", "0"))
-        except ValueError:
-            after = -1
-        if after < 0 or after > 2**31:
-            await self.close(code=4400)
+        after = query.get("after", "0")
+        if not (after.isascii() and after.isdigit() and int(after) < 2**31):
+            await self.close(code=4400)  # a log row's number: 0 to 2**31 - 1, in ASCII digits
             return
+        after = int(after)
         self.match_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.seat = watching.Seat(self, after=after, frames=query.get("frames", "1") not in ("0", "false"),
                                   language=_language(query.get("lang", "")))

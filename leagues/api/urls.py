@@ -2,6 +2,8 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
+import config.converters  # noqa: F401  (registers <id:...>)
+
 from . import auth, views, year
 
 router = DefaultRouter()
@@ -21,10 +23,10 @@ app_name = "api"
 urlpatterns = [
     path("auth/token/", auth.ObtainTokenView.as_view(), name="token"),
     path("ratings/", year.RatingListView.as_view(), name="ratings"),
-    path("ratings/<int:player_id>/", year.RatingHistoryView.as_view(), name="rating-history"),
+    path("ratings/<id:player_id>/", year.RatingHistoryView.as_view(), name="rating-history"),
     path("ranking/", year.RankingView.as_view(), name="ranking"),
     path("competitions/<slug:slug>/registration/", year.RegistrationView.as_view(), name="registration"),
     path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
-    path("ranking/history/<int:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
+    path("ranking/history/<id:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),
 ]

@@ -110,7 +110,8 @@ def test_a_watcher_that_joins_late_gets_what_it_lacks(stub_referee):
     assert [r["seq"] for r in data["actions"]] == [2, 3] and data["actions"][0]["frames"] == []
 
 
-@pytest.mark.parametrize("query, code", [("after=x", 4400), ("after=-3", 4400)])
+@pytest.mark.parametrize("query, code", [("after=x", 4400), ("after=-3", 4400), ("after=2147483648", 4400),
+                                         ("after=%205", 4400), ("after=1_0", 4400)])
 def test_a_malformed_query_is_closed_with_4400(query, code):
     async def scenario():
         c = watcher(1, query)
@@ -128,6 +129,22 @@ def test_no_such_match_is_closed_with_4404():
         return await c.receive_output(timeout=3)
 
     assert async_to_sync(scenario)() == {"type": "websocket.close", "code": 4404}
+
+
+@pytest.mark.parametrize("path", ["/ws/matches/abc/", "/ws/matches/-1/", "/ws/matches/9223372036854775808/",
+                                  "/ws/matches/99999999999999999999/", "/ws/nope/"])
+def test_a_socket_path_that_is_no_route_is_refused_not_a_500(path):
+    async def scenario():
+        connected, _ = await WebsocketCommunicator(application, path, headers=[ORIGIN]).connect()
+        return connected
+
+    assert async_to_sync(scenario)() is False
+
+
+@pytest.mark.parametrize("path", ["/matches/9223372036854775808/feed/", "/matches/9223372036854775808/",
+                                  "/fixtures/9223372036854775808/", "/api/matches/99999999999999999999/"])
+def test_an_id_no_row_can_have_is_a_404(client, path):
+    assert client.get(path).status_code == 404
 
 
 def test_a_socket_from_another_sites_page_is_refused():
@@ -304,8 +321,12 @@ def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
         page.goto(f"{base}/matches/{match.pk}/")
         page.wait_for_function("window.botonera && botonera.idle()")
-        page.wait_for_function("() => true", timeout=2000)
-        time.sleep(1.5)  # the first poll and the socket open
+        # the board's first poll (after its history) and the socket's first frame; the browser's
+        # events reach these lists only while Playwright is called, so wait through it
+        deadline = time.monotonic() + 20
+        while not (frames and any("frames=0" not in url for url in polls)) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(300)
         polls.clear()
         for _flick in range(3):
             seq = move(match.pk, users)
