@@ -148,6 +148,12 @@ class Match(models.Model):
     def is_started(self) -> bool:
         return self.status in self.STARTED
 
+    @property
+    def is_bot_match(self) -> bool:
+        """The computer plays both sides: its moves are paced by the clock's driver, and its
+        deadlines are applied there (``services.spectating``), never by a read or ``tick_due``."""
+        return len(self.computer_sides) >= 2
+
     def can_transition(self, new: str) -> bool:
         return new in self.TRANSITIONS[self.status]
 

@@ -34,7 +34,7 @@ from matches.rulebooks import rulebooks
 from matches.services import online
 from matches.services import play as playing
 from matches.services.deadlines import tick_if_due
-from matches.services.spectating import is_bot_match, mark_watched
+from matches.services.spectating import mark_watched
 from simulation.table import Table
 
 
@@ -50,7 +50,7 @@ def _refreshed(match: Match) -> Match:
 
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     match = _refreshed(get_object_or_404(_match_qs(), pk=pk))
-    if is_bot_match(match):
+    if match.is_bot_match:
         mark_watched(match.pk)
     table = Table.from_params(match.rule_params)
     config = {

@@ -89,26 +89,28 @@ class Room:
         """Sends every seat that lacks the match's current version its answer."""
         now = timezone.now()
         head = await _head(self.match_id, now=now)
-        if head is not None and head.wants_mark(now):
-            await _mark(self.match_id, now=now)
         if head is None:  # no such match (or deleted): nothing to watch
             seats, self.seats = list(self.seats), set()
             self.hub.forget(self)
             for seat in seats:
                 await _close(seat, 4404)
             return
+        if head.wants_mark(now):
+            await _mark(self.match_id, now=now)
         waiting: dict[tuple, list[Seat]] = defaultdict(list)
         for seat in self.seats:
             if seat.version != head.version:
                 waiting[(seat.after, seat.frames, seat.language)].append(seat)
+        sends = []
         for (after, frames, language), seats in waiting.items():
             text = await _answer(head, after=after, frames=frames, language=language, now=now)
             if text is None:
                 continue
             for seat in seats:
                 seat.after, seat.version = max(seat.after, head.seq), head.version
-            # all at once: a watcher that does not read (a stalled phone) holds nobody else up
-            await asyncio.gather(*(_send(seat, text) for seat in seats))
+                sends.append(_send(seat, text))
+        # all at once: a watcher that does not read (a stalled phone) holds nobody else up
+        await asyncio.gather(*sends)
 
 
 PUSH_TIMEOUT_S = 10.0  # a watcher that has not taken a push by then is closed (it reconnects, catches up)

@@ -71,7 +71,7 @@ def apply_deadlines(match: Match, now: datetime) -> int:
         rows.append(row)
         state = new_state
         changed = True
-        rows += play.play_computer(match, state, now, save=False) if len(match.computer_sides) < 2 else []
+        rows += [] if match.is_bot_match else play.play_computer(match, state, now, save=False)
         state = play.current_state(match)
     if rows:
         play.save_applied(match, rows)
@@ -143,7 +143,7 @@ def tick_if_due(match: Match, now: datetime | None = None) -> Match:
     """``match`` itself, or re-read after applying its passed deadlines (every read does this)."""
     now = now or timezone.now()
     if (match.status == Match.Status.LIVE and match.deadline_at is not None and match.deadline_at <= now
-            and len(match.computer_sides) < 2):
+            and not match.is_bot_match):
         return tick(match_id=match.pk, now=now) or match
     if (match.status in play.OPEN_STATUSES and match.checkin_deadline_at is not None
             and match.checkin_deadline_at <= now):

@@ -325,7 +325,7 @@ def _maybe_kick_off(match: Match, now: datetime) -> None:
     match.clock_anchor_s, match.clock_anchor_at = state.clock_s, now
     set_next_deadline(match, state)
     match.save()
-    if len(match.computer_sides) < 2:  # bot against bot is driven by ``computer_step``
+    if not match.is_bot_match:  # bot against bot is driven by ``computer_step``
         play_computer(match, state, now)
 
 

@@ -32,10 +32,6 @@ WATCHED_FOR = timedelta(seconds=15)  # how long one sign of a watcher counts
 MARK_EVERY = timedelta(seconds=5)  # a mark younger than this is not written again
 
 
-def is_bot_match(match: Match) -> bool:
-    return len(match.computer_sides) >= 2
-
-
 def mark_watched(match_id: int, *, now: datetime | None = None) -> bool:
     """Someone watches live match ``match_id``: ``watched_until`` moves to ``now`` plus
     ``WATCHED_FOR`` unless it was moved in the last ``MARK_EVERY`` (one UPDATE, nothing else;
@@ -50,7 +46,7 @@ def bot_match_due(match: Match, now: datetime, pace_s: float = BOT_PACE_S) -> bo
     """Whether a computer-against-computer ``match`` may make its next move at ``now``: live,
     watched, its last move at least ``pace_s`` old (read without the lock: ``bot_match_step``
     checks again under it)."""
-    if not is_bot_match(match) or match.status != Match.Status.LIVE:
+    if not match.is_bot_match or match.status != Match.Status.LIVE:
         return False
     if match.watched_until is None or match.watched_until < now:
         return False
