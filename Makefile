@@ -5,13 +5,13 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
-# make bench: the online-play benches run on a scratch PostgreSQL database, created when missing
+# make bench (tests/bench/): the online-play benches run on a scratch PostgreSQL database, created when missing
 LOAD_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_load
 LOAD_ARGS         ?= --matches 200 --actions 25
-# the scale bench (issue 20): its own scratch database; the server's cache in REDIS_URL when set
+# the scale bench: its own scratch database; the server's cache in REDIS_URL when set
 SCALE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_scalebench
 SCALE_ARGS         ?=
-# the A/B check against the previous commit (issue 20): two scratch databases <name>_a and _b
+# the A/B check against the previous commit: two scratch databases <name>_a and _b
 AB_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_abbench
 AB_ARGS         ?=
 # DEBUG is off unless set (config/settings.py): the local targets below are development, so on
@@ -54,15 +54,15 @@ test: $(STAMP) lint
 bench: export DEBUG := $(DEBUG)
 bench: $(STAMP)
 	$(PY) -m simulation.bench $(BENCH_ARGS)
-	$(PY) -m leagues.abbench --database-url $(AB_DATABASE_URL) $(AB_ARGS)
-	$(PY) -m leagues.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
-	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m leagues.bench --latency 200 --whole-match
-	$(PY) -m leagues.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
-	$(PY) -m leagues.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
+	$(PY) -m tests.bench.abbench --database-url $(AB_DATABASE_URL) $(AB_ARGS)
+	$(PY) -m tests.bench.loadtest --prepare-only --database-url $(LOAD_DATABASE_URL)
+	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m tests.bench.online --latency 200 --whole-match
+	$(PY) -m tests.bench.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
+	$(PY) -m tests.bench.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
 
-# faults and concurrency against its own redis-server, gunicorn, worker and beat (issue 14)
+# faults and concurrency against its own redis-server, gunicorn, worker and beat 
 faults: $(STAMP)
-	$(PY) -m leagues.faults $(FAULTS_ARGS)
+	$(PY) -m tests.bench.faults $(FAULTS_ARGS)
 
 worker: export DEBUG := $(DEBUG)
 worker: $(STAMP)
@@ -78,8 +78,7 @@ clean:
 # The translation catalogues (locale/<language>/LC_MESSAGES): `make messages` brings every marked
 # string into them (makemessages) and compiles them (the .mo files are committed, so a plain
 # install serves every language). Needs GNU gettext (Debian: apt-get install gettext).
-I18N_IGNORE := -i locale -i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*' -i '*.egg-info/*' \
-	-i 'simulation/bench*' -i leagues/loadtest.py -i leagues/bench.py -i leagues/abbench.py -i leagues/faults.py -i leagues/bruteforce_check.py
+I18N_IGNORE := -i locale -i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*' -i '*.egg-info/*'
 messages: export DEBUG := $(DEBUG)
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l es -l pt_BR -l it --add-location=file --no-obsolete $(I18N_IGNORE)

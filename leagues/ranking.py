@@ -185,7 +185,7 @@ class _TieBreaker:
     A class, not closures in ``rank``: a closure that calls itself (``split``) is a reference
     cycle, so each table's rows, mini-leagues and deciders outlived ``rank`` until the garbage
     collector's next pass found them. The results are the same; a recomputation of the 1,667
-    groups of ``leagues.scalebench`` runs about 100 young collections instead of 160 (9 instead of
+    groups of ``tests.bench.scalebench`` runs about 100 young collections instead of 160 (9 instead of
     15 of the middle generation), and one that writes nothing took 0.22-0.25 s instead of
     0.26-0.33 s.
     """

@@ -344,7 +344,7 @@ def test_watchers_keep_getting_flicks_while_redis_is_down_and_after_it_is_back(s
     and pushes are immediate again."""
     from websockets.sync.client import connect
 
-    from leagues.faults import RedisServer
+    from tests.bench.faults import RedisServer
 
     own_redis = RedisServer(tmp_path).start()
     settings.REDIS_URL = own_redis.url  # this process publishes there too

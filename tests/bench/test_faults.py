@@ -1,7 +1,7 @@
 """Faults and concurrency (issue 14), as a production site meets them: each test starts its own
 redis-server (never the shared one), gunicorn, celery worker and beat processes against the test
 database, breaks something, and checks the answers and the rows. The scenarios are
-``leagues.faults``'s, smaller (``python -m leagues.faults`` measures the targets)."""
+``tests.bench.faults``'s, smaller (``python -m tests.bench.faults`` measures the targets)."""
 from __future__ import annotations
 
 import shutil
@@ -9,8 +9,8 @@ import shutil
 import pytest
 from django.db import connection
 
-from leagues import faults
 from leagues.models import Fixture
+from tests.bench import faults
 from tests.conftest import _worker_env
 from tests.matches.test_online_integration import live_match, play_to_full_time
 

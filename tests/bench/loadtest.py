@@ -1,6 +1,6 @@
 """Load test of online play through the HTTP API (issue 7 target; ``make bench``, not a test).
 
-``python -m leagues.loadtest --matches 200 --actions 25 [--json]``
+``python -m tests.bench.loadtest --matches 200 --actions 25 [--json]``
 
 Target: 200 concurrent bot matches played through the HTTP API on this machine with no error
 and no lost or doubled action.
@@ -74,7 +74,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_load"
 HOST = "127.0.0.1"
 

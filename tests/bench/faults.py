@@ -1,6 +1,6 @@
 """Faults and concurrency, measured (issue 14's targets; ``make faults``, not a test).
 
-``python -m leagues.faults [--only redis,worker,concurrency,sqlite] [--json]``
+``python -m tests.bench.faults [--only redis,worker,concurrency,sqlite] [--json]``
 
 Targets, each measured as a production site runs (gunicorn with ``DEBUG=0``, a redis-server,
 a celery worker and beat, all processes of their own that this script starts and stops,
@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_faults"
 RECOVERY_TARGET_S = 60.0

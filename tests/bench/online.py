@@ -1,6 +1,6 @@
 """Benchmarks of online play (issue 7 targets; ``make bench`` territory, not timed tests).
 
-``python -m leagues.bench [--latency N] [--whole-match] [--seconds-per-action 5] [--json]``
+``python -m tests.bench.online [--latency N] [--whole-match] [--seconds-per-action 5] [--json]``
 against the configured database (an SQLite file by default); it creates its own competition and
 users (slug ``bench-online-*``) and deletes them afterwards. ``--json`` prints one JSON object
 as the last line, ``{"latency": {...}, "whole_match": {...}}`` (a part not run is absent).

@@ -1,8 +1,8 @@
-"""The A/B check of the benches (``leagues.abbench``): its verdicts and its reading of a bench
+"""The A/B check of the benches (``tests.bench.abbench``): its verdicts and its reading of a bench
 from before ``--json``. The whole run (a worktree, two databases, the benches) is ``make bench``'s."""
 from __future__ import annotations
 
-from leagues import abbench
+from tests.bench import abbench
 
 
 def _rounds(figures: dict[str, list[float]]) -> dict[str, list[float]]:

@@ -1,6 +1,6 @@
 """A/B regression check of the benches (issue 20; ``make bench``, not a test).
 
-``python -m leagues.abbench [--base REV] [--rounds 5] [--physics-runs 5] [--database-url URL]
+``python -m tests.bench.abbench [--base REV] [--rounds 5] [--physics-runs 5] [--database-url URL]
 [--json]``
 
 Issue 20's target: nothing regresses, the physics bench and the online-play bench within 10 %
@@ -13,7 +13,7 @@ own subprocess whose working directory and ``PYTHONPATH`` are its side's tree:
 
 - ``python -m simulation.bench --json``: ``flick_ms_median``, ``flick_ms_p95``,
   ``overhead_ratio`` (lower is better) and ``realtime_factor`` (higher is better);
-- ``python -m leagues.bench --latency 200 --whole-match --json`` (as in ``make bench``):
+- ``python -m tests.bench.online --latency 200 --whole-match --json`` (as in ``make bench``):
   ``latency.p50_ms``, ``latency.p95_ms`` and ``whole_match.total_s`` (lower is better). A
   revision from before its ``--json`` is read from its two printed dicts.
 
@@ -72,9 +72,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from leagues import faults
+from tests.bench import faults
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_abbench"
 LEAGUES_BENCH = ("--latency", "200", "--whole-match")
 TOLERANCE = 0.10
@@ -141,7 +141,13 @@ class Side:
     label: str  # "A" or "B"
     tree: Path
     database_url: str  # migrated once; every online run works on a fresh copy, ``run_url``
-    online_json: bool = True  # whether its leagues.bench knows --json
+    online_json: bool = True  # whether its online bench knows --json
+
+    @property
+    def online_bench(self) -> str:
+        """The module of the side's online bench: ``tests.bench.online``, or ``leagues.bench``
+        in a tree from before the benches moved under ``tests/``."""
+        return "tests.bench.online" if (self.tree / "tests" / "bench" / "online.py").exists() else "leagues.bench"
 
     @property
     def run_url(self) -> str:
@@ -197,7 +203,7 @@ def prepare(side: Side, *, build: bool) -> None:
     for path in where.splitlines():
         if not Path(path).resolve().is_relative_to(side.tree.resolve()):
             raise MeasureError(f"{side.label}: {path} is imported from outside {side.tree}")
-    side.online_json = "--json" in side.run("-m", "leagues.bench", "--help")
+    side.online_json = "--json" in side.run("-m", side.online_bench, "--help")
     faults.ensure_database(side.database_url)  # dropped if it was there, created empty
     side.run("manage.py", "migrate", "--noinput", "-v", "0")
 
@@ -213,7 +219,7 @@ def _last_json(stdout: str) -> dict:
 
 
 def _printed_dicts(stdout: str) -> dict:
-    """A leagues.bench from before ``--json``: its lines ``latency (...): {...}`` and
+    """An online bench from before ``--json``: its lines ``latency (...): {...}`` and
     ``whole bot match ...: {...}``, read as Python literals."""
     figures = {}
     for line in stdout.splitlines():
@@ -232,9 +238,9 @@ def measure(side: Side, bench: str) -> dict[str, float]:
         # rows not yet vacuumed, its dirty pages) for this one to meet
         _copy_database(side.database_url, side.run_url)
         if side.online_json:
-            values = _last_json(side.run("-m", "leagues.bench", *LEAGUES_BENCH, "--json", database_url=side.run_url))
+            values = _last_json(side.run("-m", side.online_bench, *LEAGUES_BENCH, "--json", database_url=side.run_url))
         else:
-            values = _printed_dicts(side.run("-m", "leagues.bench", *LEAGUES_BENCH, database_url=side.run_url))
+            values = _printed_dicts(side.run("-m", side.online_bench, *LEAGUES_BENCH, database_url=side.run_url))
     out = {}
     for figure in FIGURES:
         if figure.bench != bench:

@@ -1,6 +1,6 @@
 """Benchmark of federation scale (issue 20; ``make bench``, not a test).
 
-``python -m leagues.scalebench [--parts import,http,watchers] [--database-url URL] [--redis-url URL]
+``python -m tests.bench.scalebench [--parts import,http,watchers] [--database-url URL] [--redis-url URL]
 [--results 10000] [--watchers 200] [--json]``
 
 Every figure is printed beside an *anchor* measured in the same run on the same machine, and
@@ -48,9 +48,9 @@ import time
 import uuid
 from pathlib import Path
 
-from leagues import loadtest
+from tests.bench import loadtest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOST = loadtest.HOST
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_scalebench"
 
@@ -186,7 +186,7 @@ def part_import(args) -> list[dict]:
         for url in (args.database_url, f"sqlite:///{tmp}/scalebench.sqlite3"):
             result = Path(tmp) / "figures.json"
             sizes = [args.results // 10, args.results]
-            proc = subprocess.run([sys.executable, "-m", "leagues.scalebench", "--child-import", url,
+            proc = subprocess.run([sys.executable, "-m", "tests.bench.scalebench", "--child-import", url,
                                    "--child-sizes", ",".join(map(str, sizes)), "--child-out", str(result)],
                                   cwd=ROOT, capture_output=True, text=True)
             if proc.returncode != 0:
@@ -511,7 +511,7 @@ def part_socket_watchers(args, site: dict, port: int, seq: int, state: dict, *, 
 
     plan = site["plan"]
     out = Path(tempfile.mkdtemp(prefix="scalebench-crowd-")) / "crowd.json"
-    crowd = subprocess.Popen([sys.executable, "-m", "leagues.scalebench", "--child-crowd", str(live_port), str(plan.match_id),
+    crowd = subprocess.Popen([sys.executable, "-m", "tests.bench.scalebench", "--child-crowd", str(live_port), str(plan.match_id),
                               str(seq), str(watchers), str(out)], cwd=ROOT, stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     line = crowd.stdout.readline()

@@ -1,6 +1,6 @@
 """Brute force against a real server (issue 15's figure; a measure, not a test).
 
-``python -m leagues.bruteforce_check [--database-url URL] [--guessers 16] [--attempts 25] [--json]``
+``python -m tests.bench.bruteforce [--database-url URL] [--guessers 16] [--attempts 25] [--json]``
 
 Target: an account is locked after at most 10 failures, whatever the number of parallel
 guessers, and other users' reads are unaffected: p95 under 0.5 s while 16 guessers guess.
@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from leagues.loadtest import HOST, ROOT, Server, ensure_database, percentile, setup_django
+from tests.bench.loadtest import HOST, ROOT, Server, ensure_database, percentile, setup_django
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_load"
 VICTIM, PASSWORD = "bf-victim", "the-Right-password-7"

@@ -1,4 +1,4 @@
-"""The load test of online play (``leagues.loadtest``): its check of the log against what the
+"""The load test of online play (``tests.bench.loadtest``): its check of the log against what the
 clients saw, and a small run through gunicorn on the real PostgreSQL."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from datetime import timedelta
 
 import pytest
 
-from leagues import loadtest
 from matches.models import Match
 from matches.services import online
+from tests.bench import loadtest
 from tests.conftest import ROOT
 from tests.matches.conftest import T0, make_league, setup_match, users_of
 
@@ -71,7 +71,7 @@ def test_concurrent_matches_through_gunicorn_lose_and_double_nothing(services):
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
     url = f"{server}/{name}"
     done = subprocess.run(
-        [sys.executable, "-m", "leagues.loadtest", "--matches", "5", "--actions", "10", "--json",
+        [sys.executable, "-m", "tests.bench.loadtest", "--matches", "5", "--actions", "10", "--json",
          "--database-url", url, "--workers", "2", "--threads", "4", "--retry", "0.3", "--race", "0.2",
          "--stale", "0.3", "--out-of-turn", "0.2", "--request-timeout", "20", "--time-limit", "60"],
         cwd=ROOT, capture_output=True, text=True, timeout=150,
