@@ -31,8 +31,8 @@ from leagues.forms import (
     RoundRescheduleForm,
 )
 from leagues.models import Competition, Fixture, Result, Round
-from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
 from leagues.services import online as fixture_online
 from leagues.services.locks import Busy

@@ -19,7 +19,7 @@ from leagues.models import (
     TiebreakPreset,
     aware_in,
 )
-from leagues.ranking import validate_criteria
+from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [

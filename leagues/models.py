@@ -19,10 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 
+from leagues.rules.standings import PRESETS
+from leagues.slugs import slug_q
 from matches.services.referee import RuleParamsError, check_competition_params
-
-from .ranking import PRESETS
-from .slugs import slug_q
 
 
 def new_lots_seed() -> int:
@@ -688,7 +687,7 @@ class Result(models.Model):
 
     ``table_*_goals`` are the regulation-time score (for a disqualification, the score at that
     moment); ``*_et_goals`` the extra-time goals; ``*_shootout`` the shoot-out, kept apart.
-    ``home_goals``/``away_goals`` are the official score, computed by ``leagues.official`` in the
+    ``home_goals``/``away_goals`` are the official score, computed by ``leagues.rules.official`` in the
     same transaction that records it: a result stored here is official.
 
     ``source`` says who owns it: ``table`` (an organiser recorded the score at a real table),
@@ -883,7 +882,7 @@ class ApiToken(AbstractAuthToken):
 
 
 class PlayerRating(models.Model):
-    """A player's Glicko-2 rating at the end of one rating period (``leagues.rating``).
+    """A player's Glicko-2 rating at the end of one rating period (``leagues.rules.ratings``).
 
     Rewritten whole by ``leagues.services.ratings.ratings_recompute`` from every rated official
     result: one row per player per period, from the player's first rated game to the last
@@ -946,7 +945,7 @@ class RatingBasis(models.Model):
 
 
 class Placing(models.Model):
-    """An entrant's final placing in a finished competition (``leagues.placing``): ``place``
+    """An entrant's final placing in a finished competition (``leagues.rules.placings``): ``place``
     to ``place_to`` (equal unless shared, e.g. 3 to 4 for a losing semi-finalist without a
     third-place match). Rewritten by the ratings worker from the results."""
 

@@ -1,7 +1,7 @@
 """The names the site gives stages, rounds and knockout fixtures, in the reader's language.
 
 The fixture generator stores them in English (``leagues.services.fixtures``,
-``leagues.scheduling.knockout_round_names``): "League", "Groups", "Knockout", "Round 3",
+``leagues.rules.pairings.knockout_round_names``): "League", "Groups", "Knockout", "Round 3",
 "Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third-place match". They are data
 (the API, the imports and the exports read them as stored); a page shows them through
 ``shown(name)`` (``matches.names``: a match's title carries them too), which translates the ones
@@ -14,13 +14,13 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from leagues.ranking import CRITERIA
+from leagues.rules.standings import CRITERIA
 from matches.names import shown
 
 __all__ = ["criterion_shown", "shown", "tiebreak_shown"]
 
 def _criteria() -> dict[str, str]:
-    """Each tie-break criterion's name (``leagues.ranking.CRITERIA``), by its key."""
+    """Each tie-break criterion's name (``leagues.rules.standings.CRITERIA``), by its key."""
     return {
         "points": _("points"), "wins": _("wins"), "goal_difference": _("goal difference"),
         "goals_for": _("goals scored"), "goals_against": _("goals conceded"),
@@ -46,7 +46,7 @@ _TIEBREAK = re.compile(
 
 def tiebreak_shown(note: str) -> str:
     """The note a standings row keeps on why it stands above the next row level on points
-    (``leagues.ranking``: "level on 6 points with Ana (Club); ahead on goal difference, +3
+    (``leagues.rules.standings``: "level on 6 points with Ana (Club); ahead on goal difference, +3
     against +2"), in the active language; a note of another shape unchanged."""
     match = _TIEBREAK.match(note or "")
     if match is None:

@@ -1,7 +1,7 @@
 """Reads of the federation's year: ratings and the federation ranking (keyword-only, no writes).
 
 The ratings and placings are stored by the worker (``leagues.services.ratings``); the ranking is
-the pure ``leagues.placing.rank`` over the stored placings, the scale and the tiers as they
+the pure ``leagues.rules.placings.rank`` over the stored placings, the scale and the tiers as they
 are now, on any day (so a change of the scale or a tier shows at once).
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from decimal import Decimal
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from leagues import placing
 from leagues.models import Placing, Player, PlayerRating, RankingScale
+from leagues.rules import placings
 
 
 def rating_of(*, player: Player | int) -> PlayerRating | None:
@@ -34,27 +34,27 @@ def current_ratings() -> QuerySet[PlayerRating]:
             .order_by("-rating", "deviation", "player__last_name", "player__first_name"))
 
 
-def scale_now() -> tuple[placing.Scale, int]:
+def scale_now() -> tuple[placings.Scale, int]:
     """The ranking's scale and window (months), as stored (or the defaults)."""
     stored = RankingScale.current()
-    return placing.Scale(first=stored.first, second=stored.second, third_fourth=stored.third_fourth,
+    return placings.Scale(first=stored.first, second=stored.second, third_fourth=stored.third_fourth,
                          fifth_eighth=stored.fifth_eighth, ninth_sixteenth=stored.ninth_sixteenth,
                          other=stored.other), stored.window_months
 
 
-def finishes() -> list[placing.Finish]:
+def finishes() -> list[placings.Finish]:
     """Every stored placing of a player, with its competition's name and tier factor."""
     rows = Placing.objects.filter(player__isnull=False).select_related("competition__ranking_tier")
-    return [placing.Finish(
+    return [placings.Finish(
         player=p.player_id, competition=p.competition_id, competition_name=p.competition.name,
-        band=placing.Band(p.place, p.place_to), finished_on=p.finished_on,
+        band=placings.Band(p.place, p.place_to), finished_on=p.finished_on,
         factor=p.competition.ranking_tier.factor if p.competition.ranking_tier_id else Decimal(1),
     ) for p in rows]
 
 
 @dataclass
 class RankedPlayer:
-    row: placing.RankingRow
+    row: placings.RankingRow
     player: Player
 
     @property
@@ -66,7 +66,7 @@ def federation_ranking(*, at: date | None = None) -> list[RankedPlayer]:
     """The federation ranking on ``at`` (default today): rows with their player and explanation."""
     at = at or timezone.localdate()
     scale, window = scale_now()
-    rows = placing.rank(finishes(), at=at, scale=scale, window_months=window)
+    rows = placings.rank(finishes(), at=at, scale=scale, window_months=window)
     players = Player.objects.in_bulk([r.player for r in rows])
     return [RankedPlayer(row=r, player=players[r.player]) for r in rows if r.player in players]
 
@@ -89,7 +89,7 @@ def rank_history(*, player: Player | int, at: date | None = None, months: int = 
     all_finishes = finishes()
     out = []
     for day in month_ends(at, months):
-        row = next((r for r in placing.rank(all_finishes, at=day, scale=scale, window_months=window)
+        row = next((r for r in placings.rank(all_finishes, at=day, scale=scale, window_months=window)
                     if r.player == player_id), None)
         out.append((day, row.rank if row else None, row.points if row else Decimal(0)))
     return out
@@ -104,6 +104,6 @@ def rank_histories(*, at: date | None = None, months: int = 12) -> tuple[list[da
     days = month_ends(at, months)
     ranks: dict[int, list[int | None]] = {}
     for index, day in enumerate(days):
-        for row in placing.rank(all_finishes, at=day, scale=scale, window_months=window):
+        for row in placings.rank(all_finishes, at=day, scale=scale, window_months=window):
             ranks.setdefault(row.player, [None] * len(days))[index] = row.rank
     return days, ranks

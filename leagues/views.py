@@ -34,7 +34,7 @@ from leagues.permissions import (
     can_manage_competition,
     managed_competitions,
 )
-from leagues.ranking import CRITERIA
+from leagues.rules.standings import CRITERIA
 from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
 from leagues.services import competitions
 from leagues.services.entrants import (

@@ -29,7 +29,6 @@ from leagues.models import (
     SignUp,
 )
 from leagues.permissions import can_manage_competition
-from leagues.placing import format_points, ordinal_band
 from leagues.rankings import (
     current_ratings,
     federation_ranking,
@@ -37,6 +36,7 @@ from leagues.rankings import (
     rank_history,
     rating_history,
 )
+from leagues.rules.placings import format_points, ordinal_band
 from leagues.services import registration
 from leagues.services.locks import Busy
 

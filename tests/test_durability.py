@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from leagues import faults
+from tests.bench import faults
 
 # --- a write that could not wait: 409, never 500; a broker that is down: fails fast ----------------
 

@@ -31,7 +31,7 @@ from leagues.models import (
     match_settings_errors,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
-from leagues.ranking import CRITERIA, validate_criteria
+from leagues.rules.standings import CRITERIA, validate_criteria
 from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------

@@ -40,8 +40,8 @@ from leagues.models import (
     Standing,
     aware_in,
 )
-from leagues.official import ResultError
 from leagues.permissions import can_manage_competition
+from leagues.rules.official import ResultError
 from leagues.selectors import knockout_rounds
 from leagues.services import online as fixture_online
 from leagues.services.competitions import SlugTaken, competition_create

@@ -4,7 +4,7 @@ from datetime import datetime, time, timezone
 
 from django.db import migrations
 
-from leagues.official import Recorded, ResultError, Rules, official_result
+from leagues.rules.official import Recorded, ResultError, Rules, official_result
 
 
 def _official(result, fixture, competition, knockout):

@@ -1,5 +1,5 @@
 """The bracket derived from the results: loads a competition's knockout stage, asks the pure
-``leagues.bracket.derive`` who fills each slot, and writes what changed.
+``leagues.rules.bracket.derive`` who fills each slot, and writes what changed.
 
 ``bracket_plan`` reads (with the stage's fixtures locked, after the competition); ``bracket_apply``
 writes the entrants and statuses of the fixtures that are not decided nor started, with one
@@ -17,8 +17,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues import bracket
 from leagues.models import Competition, Fixture, FixtureChange, Stage
+from leagues.rules import bracket
 from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from matches.models import Match

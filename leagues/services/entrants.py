@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Club, Competition, Entrant, Fixture, FixtureChange, Player, Result
-from leagues.official import Recorded
+from leagues.rules.official import Recorded
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, retry_conflicts
 from leagues.services.results import ResultConflict, lock_match, official_for, result_write, settle

@@ -1,6 +1,6 @@
 """Writes the schedule of a competition: stages, groups, rounds and fixtures (§2).
 
-Pairings come from the pure ``leagues.scheduling``; this module only stores them. Each round is
+Pairings come from the pure ``leagues.rules.pairings``; this module only stores them. Each round is
 dated from the competition's first date and days between rounds, and each fixture kicks off at
 the competition's default time of day in its time zone (``kickoff_at``). A knockout fixture
 that waits for an earlier one has empty slots and points forward with ``winner_to`` (and
@@ -20,7 +20,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues import scheduling
 from leagues.models import (
     DAYS_BETWEEN_ROUNDS,
     FIRST_DATE_MAX,
@@ -32,6 +31,7 @@ from leagues.models import (
     Round,
     Stage,
 )
+from leagues.rules import pairings
 from leagues.services import bracket, notices
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
@@ -107,7 +107,7 @@ def _generate(competition: Competition, entrants: list[Entrant], now: datetime) 
         stage = Stage.objects.create(competition=competition, order=1, name="Knockout", kind=Stage.Kind.KNOCKOUT)
         first = [
             tuple(None if seed is None else entrants[seed - 1] for seed in pairing)
-            for pairing in scheduling.knockout_first_round(len(entrants))
+            for pairing in pairings.knockout_first_round(len(entrants))
         ]
         return _bracket(stage, first, third_place=competition.third_place_match, now=now)
     return _groups_then_knockout(competition, entrants, now=now)
@@ -125,7 +125,7 @@ def _round_robin(
     stage: Stage, group: Group | None, entrants: Sequence[Entrant], *, double: bool, now: datetime
 ) -> list[Fixture]:
     fixtures = []
-    for number, boards in enumerate(scheduling.round_robin_for(entrants, double=double), start=1):
+    for number, boards in enumerate(pairings.round_robin_for(entrants, double=double), start=1):
         rnd = _round(stage, number, name=f"Round {number}")
         for position, (home, away) in enumerate(boards):
             fixtures.append(Fixture.objects.create(
@@ -150,7 +150,7 @@ def _bracket(
     ``sources``, a group place still to be decided, e.g. ("A1", "B2")) and the empty rounds
     after it, then the third-place match if there is one; returns them all."""
     rounds = (len(first) * 2).bit_length() - 1
-    names = scheduling.knockout_round_names(rounds)
+    names = pairings.knockout_round_names(rounds)
     by_round: list[list[Fixture]] = []
     for number in range(1, rounds + 1):
         rnd = _round(stage, number, name=names[number - 1])
@@ -195,20 +195,20 @@ def _bracket(
 def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, now: datetime) -> list[Fixture]:
     count, qualifiers = competition.group_count, competition.qualifiers_per_group
     try:
-        dealt = scheduling.snake_groups(len(entrants), count)
-        pairs = scheduling.crossover(count, qualifiers)
+        dealt = pairings.snake_groups(len(entrants), count)
+        pairs = pairings.crossover(count, qualifiers)
     except ValueError as exc:
         raise ScheduleError(str(exc)) from exc
     stage = Stage.objects.create(competition=competition, order=1, name="Groups", kind=Stage.Kind.GROUPS)
     fixtures = []
     for index, seeds in enumerate(dealt):
-        group = Group.objects.create(stage=stage, name=scheduling.group_letter(index))
+        group = Group.objects.create(stage=stage, name=pairings.group_letter(index))
         members = [entrants[seed - 1] for seed in seeds]
         group.entrants.set(members)
         fixtures += _round_robin(stage, group, members, double=competition.double_round_robin, now=now)
     knockout = Stage.objects.create(competition=competition, order=2, name="Knockout", kind=Stage.Kind.KNOCKOUT)
     sources = [
-        (f"{scheduling.group_letter(a)}{pa}", f"{scheduling.group_letter(b)}{pb}") for (a, pa), (b, pb) in pairs
+        (f"{pairings.group_letter(a)}{pa}", f"{pairings.group_letter(b)}{pb}") for (a, pa), (b, pb) in pairs
     ]
     labels = [f"{home} v {away}" for home, away in sources]
     first = [(None, None)] * len(pairs)

@@ -7,7 +7,7 @@ entrants, fixtures and official results in one short transaction, which checks a
 competition's lock. The rows that make new fixtures are written in bulk (the entrants and
 groups in a few statements, the fixtures, results and history entries by ``COPY`` on
 PostgreSQL, see ``leagues.services.bulk``), each adjudicated through the same pure rules
-(``leagues.official``); a row for a fixture there already goes through the checks of a
+(``leagues.rules.official``); a row for a fixture there already goes through the checks of a
 correction one by one. The first problem found raises ``ImportFileError`` naming the line (the
 header is line 1) and the column; nothing of the file is saved. On SQLite (the embedded
 default) the write transaction holds the database's only write lock: everything that can be
@@ -35,7 +35,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from tqdm import tqdm
 
-from leagues import ranking
 from leagues.models import (
     Competition,
     Entrant,
@@ -49,7 +48,8 @@ from leagues.models import (
     TiebreakPreset,
     Venue,
 )
-from leagues.official import Official, Recorded, ResultError, Rules, official_result
+from leagues.rules import standings
+from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services.bulk import objects_insert
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition
@@ -351,7 +351,7 @@ def competition_new(
     if preset == TiebreakPreset.CUSTOM:
         if not criteria:
             raise ValueError(_("the custom preset needs its list of criteria"))
-        ranking.validate_criteria(["points", *criteria])
+        standings.validate_criteria(["points", *criteria])
     if format not in Competition.Format.values:
         raise ValueError(_("unknown format %(format)r") % {"format": format})
     return Competition(

@@ -29,7 +29,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
-from leagues import placing, rating
 from leagues.models import (
     Competition,
     Entrant,
@@ -42,6 +41,7 @@ from leagues.models import (
     Result,
     Stage,
 )
+from leagues.rules import placings, ratings
 from leagues.services.bulk import objects_insert
 from leagues.services.standings import competition_tables
 
@@ -55,7 +55,7 @@ def period_months() -> int:
 
 
 def tau() -> float:
-    return float(getattr(settings, "RATING_TAU", rating.DEFAULT_TAU))
+    return float(getattr(settings, "RATING_TAU", ratings.DEFAULT_TAU))
 
 
 def settings_key() -> str:
@@ -69,7 +69,7 @@ def _game_day(row: dict) -> date:
     return timezone.localdate(row["adjudicated_at"])
 
 
-def rated_games(*, competition_ids: list[int] | None = None) -> list[rating.Game]:
+def rated_games(*, competition_ids: list[int] | None = None) -> list[ratings.Game]:
     """The rated games (see the module) of ``competition_ids`` (default: every rated
     competition), between players (ids), in rating periods of ``RATING_PERIOD_MONTHS``."""
     results = Result.objects.filter(
@@ -92,16 +92,16 @@ def rated_games(*, competition_ids: list[int] | None = None) -> list[rating.Game
             score = 0.5
         else:
             score = 1.0 if row["winner_side"] == "home" else 0.0
-        games.append(rating.Game(period=rating.period_of(_game_day(row), months=months), a=home, b=away, score=score))
+        games.append(ratings.Game(period=ratings.period_of(_game_day(row), months=months), a=home, b=away, score=score))
     return games
 
 
 # --- Final placings -------------------------------------------------------------------------------
 
 
-def competition_placings(*, competition: Competition) -> dict[int, placing.Band] | None:
+def competition_placings(*, competition: Competition) -> dict[int, placings.Band] | None:
     """Entrant id -> final band of a finished competition (every fixture decided, see
-    ``leagues.placing``); ``None`` while it is not finished. Withdrawn entrants are not placed."""
+    ``leagues.rules.placings``); ``None`` while it is not finished. Withdrawn entrants are not placed."""
     # two small queries, not a season of fixture objects: is it finished, with a result?
     if competition.fixtures.filter(status__in=Fixture.OPEN).exists():
         return None
@@ -114,21 +114,21 @@ def competition_placings(*, competition: Competition) -> dict[int, placing.Band]
         tables, _lots = competition_tables(competition=competition)
         rows = [(row.entrant, row.position, row.shared) for table in tables for row in table.ranked.rows
                 if row.entrant not in withdrawn]
-        return placing.table_places(rows)
+        return placings.table_places(rows)
     games = []
     for f in knockout:
         result = getattr(f, "result", None) if f.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) else None
         winner = result.winner_id if result is not None else None
         if f.status == Fixture.Status.BYE:
             winner = f.home_id or f.away_id
-        games.append(placing.KnockoutGame(
+        games.append(placings.KnockoutGame(
             round=f.round.number, third_place=f.label == THIRD_PLACE_LABEL, home=f.home_id, away=f.away_id,
             winner=winner, decided=f.status in Fixture.DONE,
         ))
     rounds = max(f.round.number for f in knockout)
     in_bracket = {e for g in games for e in (g.home, g.away) if e is not None}
     others = [pk for pk in competition.entrants.order_by("pk").values_list("pk", flat=True) if pk not in in_bracket]
-    return placing.knockout_places(games, rounds=rounds, withdrawn=withdrawn, others=others)
+    return placings.knockout_places(games, rounds=rounds, withdrawn=withdrawn, others=others)
 
 
 def finished_on(*, competition: Competition) -> date:
@@ -187,9 +187,9 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
         # the versions first, the results after: what is stored is at least as new as its pairs
         basis = list(Competition.objects.order_by("pk").values_list("pk", "results_version", "rated"))
         months = period_months()
-        history = rating.rate(rated_games(competition_ids=[pk for pk, _v, rated in basis if rated]), tau=tau())
+        history = ratings.rate(rated_games(competition_ids=[pk for pk, _v, rated in basis if rated]), tau=tau())
         rows = [
-            PlayerRating(player_id=player, period_start=rating.period_start(p.period, months=months),
+            PlayerRating(player_id=player, period_start=ratings.period_start(p.period, months=months),
                          rating=p.rating.rating, deviation=p.rating.deviation, volatility=p.rating.volatility,
                          games=p.games, wins=p.wins, draws=p.draws, losses=p.losses)
             for player, periods in history.items() for p in periods
@@ -197,7 +197,7 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
         PlayerRating.objects.all().delete()
         objects_insert(PlayerRating, rows)
 
-        placings = []
+        placing_rows = []
         players = dict(Entrant.objects.filter(player__isnull=False).values_list("pk", "player_id"))
         finished = (Competition.objects.filter(pk__in=[pk for pk, _v, _r in basis])
                     .annotate(fixture_count=Count("fixtures"),
@@ -208,11 +208,11 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
             if not bands:
                 continue
             day = finished_on(competition=competition)
-            placings += [Placing(competition=competition, entrant_id=entrant, player_id=players.get(entrant),
+            placing_rows += [Placing(competition=competition, entrant_id=entrant, player_id=players.get(entrant),
                                  place=band.place, place_to=band.place_to, finished_on=day)
                          for entrant, band in bands.items()]
         Placing.objects.all().delete()
-        objects_insert(Placing, placings)  # a federation's seasons: tens of thousands of rows
+        objects_insert(Placing, placing_rows)  # a federation's seasons: tens of thousands of rows
 
         RatingBasis.objects.all().delete()
         RatingBasis.objects.bulk_create([RatingBasis(competition_id=pk, results_version=version, rated=rated)
@@ -220,5 +220,5 @@ def ratings_recompute(*, now: datetime | None = None, force: bool = False) -> bo
         run.computed_at = now
         run.settings_key = settings_key()
         run.save(update_fields=["computed_at", "settings_key"])
-    logger.info("ratings: %s players, %s placings", len(history), len(placings))
+    logger.info("ratings: %s players, %s placings", len(history), len(placing_rows))
     return True

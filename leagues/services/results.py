@@ -2,7 +2,7 @@
 
 Every function here works in one transaction, takes its locks in the order of
 ``leagues.services.locks`` (competition, fixture, match, result), and makes the result official
-in that same transaction: the rules of ``leagues.official`` are pure, so there is never a result
+in that same transaction: the rules of ``leagues.rules.official`` are pure, so there is never a result
 "recorded but not yet official". What the result changes is checked before the transaction
 ends: in a knockout, a result whose winner (or loser, for the third-place match) has already
 played on is refused with ``ResultConflict`` (the earlier result stays in force), unless
@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Fixture, FixtureChange, Outcome, Result, Side, Stage
-from leagues.official import Official, Recorded, ResultError, Rules, official_result
+from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services import bracket, notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts

@@ -2,7 +2,7 @@
 
 ``standings_recompute(competition_id=...)`` is what ``leagues.tasks.recompute_standings`` (and
 the organiser's repair button) calls. Under the competition's row lock it loads every official
-result, ranks each table with ``leagues.ranking``, stores the rows, fills the knockout slots
+result, ranks each table with ``leagues.rules.standings``, stores the rows, fills the knockout slots
 with ``leagues.services.bracket`` (group qualifiers included), and records the version of the
 results it read (``Competition.derived_version``). Nothing is incremented: every recomputation
 starts from all the official results. ``competition_tables`` is the ranking without storing it.
@@ -16,8 +16,8 @@ from django.db import connections, router, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from leagues import ranking
 from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
+from leagues.rules import standings
 from leagues.services import bracket
 from leagues.services.bulk import rows_insert
 from leagues.services.locks import lock_competition
@@ -27,8 +27,8 @@ from leagues.services.locks import lock_competition
 class Table:
     group: Group | None
     entrants: dict[int, str]
-    lines: list[ranking.MatchLine]
-    ranked: ranking.Ranking | None = None
+    lines: list[standings.MatchLine]
+    ranked: standings.Ranking | None = None
 
 
 def excluded_entrants(*, competition: Competition) -> set[int]:
@@ -88,9 +88,9 @@ def standing_tables(*, competition: Competition) -> list[Table]:
             continue
         if status == Fixture.Status.BYE:
             if home in table.entrants:
-                table.lines.append(ranking.MatchLine(home=home, away=None))
+                table.lines.append(standings.MatchLine(home=home, away=None))
         elif result_id is not None:
-            table.lines.append(ranking.MatchLine(
+            table.lines.append(standings.MatchLine(
                 home=home, away=away, home_goals=home_goals, away_goals=away_goals,
                 home_discipline=home_discipline, away_discipline=away_discipline,
                 double_loss=outcome == Outcome.WALKOVER and outcome_side == Side.BOTH,
@@ -101,7 +101,7 @@ def standing_tables(*, competition: Competition) -> list[Table]:
 def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
     """Every table ranked (``Table.ranked``), and the lots drawn while ranking them (entrant id
     -> ticket, the ones already recorded included)."""
-    points = ranking.Points(
+    points = standings.Points(
         win=competition.points_win, draw=competition.points_draw,
         loss=competition.points_loss, bye=competition.points_bye,
     )
@@ -110,7 +110,7 @@ def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
     tables = standing_tables(competition=competition)
     for table in tables:
         # the table's own tickets only: a copy of every ticket per table would be quadratic
-        table.ranked = ranking.rank(
+        table.ranked = standings.rank(
             table.lines, criteria, entrants=table.entrants, points=points,
             seed=competition.lots_seed, lots={e: lots[e] for e in table.entrants if e in lots},
         )

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from leagues.models import Competition, Fixture, InvalidTransition, Result, Stage, Standing
-from leagues.official import ResultError
+from leagues.rules.official import ResultError
 from leagues.services.entrants import entrant_withdraw
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.results import result_record

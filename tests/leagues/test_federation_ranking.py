@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from leagues import placing
+from leagues.rules import placings as placing
 from leagues.models import ClubMembership, Competition, Fixture, Placing, RankingScale, RankingTier
 from leagues.rankings import federation_ranking, rank_history
 from leagues.services.entrants import entrant_add

@@ -78,7 +78,7 @@ def test_settings_form_refuses_a_tie_break_criterion_given_twice():
 
 
 def test_validate_criteria_refuses_a_key_given_twice():
-    from leagues.ranking import validate_criteria
+    from leagues.rules.standings import validate_criteria
 
     validate_criteria(["goal_difference", "goals_for"])
     with pytest.raises(ValueError, match="twice"):

@@ -1,6 +1,6 @@
 """The names and notes the site makes in English are shown in the reader's language
 (``leagues.names``): the generated round, stage and label names, the criteria, and the
-standings' tie-break notes, whose every shape ``leagues.ranking`` writes is recognised."""
+standings' tie-break notes, whose every shape ``leagues.rules.standings`` writes is recognised."""
 from __future__ import annotations
 
 from datetime import date
@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from leagues import names
-from leagues.ranking import CRITERIA, MatchLine, rank
-from leagues.scheduling import knockout_round_names
+from leagues.rules.pairings import knockout_round_names
+from leagues.rules.standings import CRITERIA, MatchLine, rank
 from leagues.year_views import month_label
 from matches.names import PRACTICE, title_shown
 from tests.i18n.catalogues import entries

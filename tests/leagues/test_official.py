@@ -1,7 +1,7 @@
 """Every line of the result table of COMPETITIONS.md §4."""
 import pytest
 
-from leagues.official import Official, Recorded, ResultError, Rules, official_result
+from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 
 LEAGUE = Rules(knockout=False)
 KNOCKOUT = Rules(knockout=True)

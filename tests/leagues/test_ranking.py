@@ -1,7 +1,7 @@
 """The pure ranking (COMPETITIONS.md §5): each criterion, each preset, h2h and its re-application."""
 import pytest
 
-from leagues.ranking import CRITERIA, PRESETS, MatchLine, Points, lots_ticket, rank
+from leagues.rules.standings import CRITERIA, PRESETS, MatchLine, Points, lots_ticket, rank
 
 
 def L(home, away, hg, ag, hd=0, ad=0):  # noqa: N802 - reads like a result line

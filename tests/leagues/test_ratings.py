@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from leagues import rating
+from leagues.rules import ratings as rating
 from leagues.models import (
     ClubMembership,
     Competition,

@@ -3,7 +3,7 @@ from itertools import combinations
 
 import pytest
 
-from leagues.scheduling import (
+from leagues.rules.pairings import (
     berger_rounds,
     bracket_order,
     crossover,

@@ -1,4 +1,4 @@
-"""Standings as a pure function of results (COMPETITIONS.md §5). No ORM, no Django.
+"""Standings as a pure function of results (COMPETITIONS.md §5). No ORM; Django only through ``leagues.rules.i18n`` (gettext).
 
 ``rank(results, criteria, entrants=..., points=..., seed=...)`` orders the entrants of one table
 by points and then by the ordered tie-break criteria of ``CRITERIA``:
@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.utils.translation import gettext as _
+from leagues.rules.i18n import gettext as _
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.translation import gettext as _
+from leagues.rules.i18n import gettext as _
 
 Pairing = tuple[int | None, int | None]
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from leagues.rules.i18n import gettext as _
+from leagues.rules.i18n import ngettext
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.utils.translation import gettext as _
+from leagues.rules.i18n import gettext as _
 
 OUTCOMES = ("played", "walkover", "disqualification", "bye")
 SIDES = ("home", "away")
