@@ -12,7 +12,7 @@ from drf_spectacular.views import (
 
 from config.headers import redoc_styles
 from config.language import set_language
-from leagues.views import api_tokens
+from leagues.views.pages import api_tokens
 
 
 @csrf_exempt  # as the API's views: a POST with a session cookie gets this 404, not a CSRF page

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from .models import Competition, Entrant, Fixture
+from leagues.models import Competition, Entrant, Fixture
 
 FEDERATION_ADMINS_GROUP = "Federation administrators"
 

@@ -8,20 +8,15 @@ and takes its result from ``log_result`` once the log is adjudicated (replayed a
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-
-class InvalidTransition(ValueError):
-    """A status change the transition table does not allow (a bug or a stale request)."""
+from matches.status import InvalidTransition, StatusMachine  # noqa: F401  (InvalidTransition: re-exported)
 
 
-class Match(models.Model):
+class Match(StatusMachine, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
         CHECKED_IN = "checked_in", _("Checked in")  # one or both players in, not kicked off
@@ -154,20 +149,6 @@ class Match(models.Model):
         deadlines are applied there (``services.spectating``), never by a read or ``tick_due``."""
         return len(self.computer_sides) >= 2
 
-    def can_transition(self, new: str) -> bool:
-        return new in self.TRANSITIONS[self.status]
-
-    def set_status(self, new: str, *, by=None, now: datetime | None = None, save: bool = True) -> None:
-        """Moves the match to ``new``; raises ``InvalidTransition`` where the table forbids it.
-
-        Callers hold the match row lock (``select_for_update``)."""
-        if not self.can_transition(new):
-            raise InvalidTransition(f"match {self.pk}: {self.status} -> {new} is not allowed")
-        self.status = new
-        self.status_changed_at = now or timezone.now()
-        self.status_changed_by = by
-        if save:
-            self.save(update_fields=["status", "status_changed_at", "status_changed_by"])
 
 
 class MatchAction(models.Model):

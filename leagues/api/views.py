@@ -47,6 +47,7 @@ from leagues.services import online as fixture_online
 from leagues.services.competitions import SlugTaken, competition_create
 from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.locks import Busy
 from leagues.services.results import (
     ResultConflict,
@@ -54,7 +55,6 @@ from leagues.services.results import (
     match_annul_decision,
     result_record,
 )
-from leagues.services.schedule import fixture_reschedule
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from matches.services.online import match_public

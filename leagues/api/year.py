@@ -35,8 +35,8 @@ from leagues.models import (
     SignUp,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
-from leagues.rankings import current_ratings, federation_ranking, rank_history, rating_history
 from leagues.rules.placings import format_points, ordinal_band
+from leagues.selectors.year import current_ratings, federation_ranking, rank_history, rating_history
 from leagues.services.locks import Busy
 from leagues.services.registration import (
     RegistrationError,

@@ -31,10 +31,10 @@ from leagues.notifications.services import muted
 from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.online import fixture_match_setup
 from leagues.services.ratings import ratings_recompute
 from leagues.services.results import result_record
-from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from matches.models import Match
 from matches.services import online

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, SeedingMethod
-from leagues.rankings import current_ratings, federation_ranking
+from leagues.selectors.year import current_ratings, federation_ranking
 
 
 class SeedingError(ValueError):

@@ -12,12 +12,12 @@ import vobject
 from django.test import Client
 from icalendar import Calendar
 
+from leagues.downloads.vtimezone import transitions, vtimezone
 from leagues.models import ClubMembership, Competition, Entrant, Fixture
 from leagues.services.entrants import entrant_withdraw
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.results import result_record
-from leagues.services.schedule import fixture_reschedule
-from leagues.vtimezone import transitions, vtimezone
 
 from .factories import ClubFactory, PlayerFactory
 

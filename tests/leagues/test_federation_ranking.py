@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from leagues.rules import placings as placing
 from leagues.models import ClubMembership, Competition, Fixture, Placing, RankingScale, RankingTier
-from leagues.rankings import federation_ranking, rank_history
+from leagues.rules import placings as placing
+from leagues.selectors.year import federation_ranking, rank_history
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.ratings import ratings_recompute

@@ -11,7 +11,7 @@ from django.utils import translation
 from leagues import names
 from leagues.rules.pairings import knockout_round_names
 from leagues.rules.standings import CRITERIA, MatchLine, rank
-from leagues.year_views import month_label
+from leagues.views.year import month_label
 from matches.names import PRACTICE, title_shown
 from tests.i18n.catalogues import entries
 

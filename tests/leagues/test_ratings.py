@@ -8,7 +8,6 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from leagues.rules import ratings as rating
 from leagues.models import (
     ClubMembership,
     Competition,
@@ -19,7 +18,8 @@ from leagues.models import (
     RatingBasis,
     Result,
 )
-from leagues.rankings import current_ratings, rating_of
+from leagues.rules import ratings as rating
+from leagues.selectors.year import current_ratings, rating_of
 from leagues.services.demo import demo_load
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate

@@ -158,8 +158,8 @@ def test_a_result_and_a_reschedule_show_at_once_on_the_cached_pages(drawn, djang
 
     from django.test import Client
 
+    from leagues.services.kickoffs import fixture_reschedule
     from leagues.services.results import result_record
-    from leagues.services.schedule import fixture_reschedule
 
     client = Client()
     fixture = drawn.competition.fixtures.filter(round__number=1).order_by("position").first()

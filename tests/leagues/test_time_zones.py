@@ -13,7 +13,7 @@ from django.test import Client
 
 from leagues.models import Competition, Entrant, Fixture
 from leagues.services.fixtures import fixtures_generate
-from leagues.services.schedule import fixture_reschedule
+from leagues.services.kickoffs import fixture_reschedule
 from matches.models import Match, MatchAction
 from matches.services import deadlines, online, play
 from tests.matches.conftest import make_league, result_of, setup_match, users_of

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from leagues.models import Fixture, FixtureChange, Result
-from leagues.services.schedule import fixture_set_venue
+from leagues.services.kickoffs import fixture_set_venue
 from matches.models import Match
 from matches.services.play import PlayError
 from tests.leagues.test_trusted_results import competition_of, kickoff, names, player, record

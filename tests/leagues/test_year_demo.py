@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from leagues.models import Competition, Placing, PlayerRating, SignUp
 from leagues.notifications.models import Notification
-from leagues.rankings import federation_ranking
+from leagues.selectors.year import federation_ranking
 from leagues.services.ratings import ratings_stale
 
 

@@ -17,14 +17,14 @@ from leagues.models import ClubMembership, Competition, Fixture, Venue
 from leagues.notifications import tasks as notification_tasks
 from leagues.notifications.models import EmailStatus, Kind, Notification
 from leagues.notifications.services import choices_of
-from leagues.rankings import rating_of
+from leagues.selectors.year import rating_of
 from leagues.services import notices
 from leagues.services import registration as reg
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
+from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.online import fixture_check_in
 from leagues.services.results import decision_record, result_record
-from leagues.services.schedule import fixture_reschedule
 from leagues.services.standings import standings_recompute
 from leagues.tasks import sweep as leagues_sweep
 from tests.leagues.factories import ClubFactory, PlayerFactory, UserFactory

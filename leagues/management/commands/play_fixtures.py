@@ -20,9 +20,9 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from leagues.models import Competition, Fixture, Venue
+from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.online import fixture_match_setup
 from leagues.services.results import result_from_match
-from leagues.services.schedule import fixture_reschedule
 from matches.models import Match
 from matches.services import online, play
 from matches.services.adjudication import match_adjudicate

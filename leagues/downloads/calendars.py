@@ -2,7 +2,7 @@
 
 A feed is one ``VCALENDAR`` (``METHOD:PUBLISH``) with one ``VEVENT`` per fixture that has a day:
 - ``DTSTART``/``DTEND`` carry the ``TZID`` of the fixture's competition (its ``time_zone``) and
-  the calendar holds the ``VTIMEZONE`` of every zone used (``leagues.vtimezone``: yearly rules,
+  the calendar holds the ``VTIMEZONE`` of every zone used (``leagues.downloads.vtimezone``: yearly rules,
   right from a year before the first fixture to a year after the last); a fixture with a day and no kick-off
   time is an all-day event (``VALUE=DATE``).
 - ``UID`` is ``fixture-<id>@<the site's host>`` (``SITE_URL``): the same event in every feed and
@@ -27,8 +27,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from leagues.downloads.vtimezone import vtimezone
 from leagues.models import Club, Competition, Fixture, FixtureChange, Player, Venue
-from leagues.vtimezone import vtimezone
 
 PRODID = "-//Botonera//Button soccer fixtures//EN"
 # the changes that move the event, place it elsewhere, or call it off (or back on)

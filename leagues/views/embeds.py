@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 
 from config.headers import embeddable
 from leagues.models import Competition, Fixture
-from leagues.views import fixtures_qs, standings_tables
+from leagues.views.pages import fixtures_qs, standings_tables
 
 EMBED_FIXTURES = 40  # at most this many upcoming fixtures and as many latest results
 

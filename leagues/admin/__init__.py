@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from leagues import year_admin  # noqa: F401  (registers the federation year's models)
+from leagues.admin import year  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
     FIXED_AFTER_DRAW,
     ApiToken,
@@ -35,9 +35,9 @@ from leagues.models import (
 from leagues.permissions import can_manage_competition, is_federation_admin, managed_q
 from leagues.services.entrants import EntrantError, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
+from leagues.services.kickoffs import fixture_reschedule, fixture_set_venue
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
-from leagues.services.schedule import fixture_reschedule, fixture_set_venue
 from leagues.services.standings import standings_recompute
 from matches.services.play import PlayError
 

@@ -29,14 +29,14 @@ from leagues.models import (
     SignUp,
 )
 from leagues.permissions import can_manage_competition
-from leagues.rankings import (
+from leagues.rules.placings import format_points, ordinal_band
+from leagues.selectors.year import (
     current_ratings,
     federation_ranking,
     rank_histories,
     rank_history,
     rating_history,
 )
-from leagues.rules.placings import format_points, ordinal_band
 from leagues.services import registration
 from leagues.services.locks import Busy
 

@@ -17,7 +17,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues import pagecache
-from leagues.fixture_views import round_reschedule_form
 from leagues.forms import CompetitionForm, EntrantForm, WithdrawForm
 from leagues.models import (
     Club,
@@ -51,7 +50,8 @@ from leagues.services.results import ResultConflict
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
-from leagues.year_views import manage_sign_up_context, player_year_context, sign_up_context
+from leagues.views.fixtures import round_reschedule_form
+from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 

@@ -1,4 +1,4 @@
-"""The calendars (``leagues.calendars``) as feeds a calendar program subscribes to:
+"""The calendars (``leagues.downloads.calendars``) as feeds a calendar program subscribes to:
 ``/competitions/<slug>/calendar.ics``, ``/clubs/<slug>/calendar.ics``,
 ``/players/<id>/calendar.ics`` (``text/calendar``; the pages link them as ``webcal://`` and
 ``https://``)."""
@@ -12,7 +12,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 from django.views.decorators.http import require_safe
 
-from leagues import calendars
+from leagues.downloads import calendars
 from leagues.models import Club, Competition, Player
 
 CACHE_SECONDS = 15 * 60

@@ -35,6 +35,7 @@ from leagues.permissions import can_manage_competition
 from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
 from leagues.services import online as fixture_online
+from leagues.services.kickoffs import fixture_reschedule, round_reschedule
 from leagues.services.locks import Busy
 from leagues.services.results import (
     ResultConflict,
@@ -43,7 +44,6 @@ from leagues.services.results import (
     result_record,
     result_token,
 )
-from leagues.services.schedule import fixture_reschedule, round_reschedule
 from matches import selectors as match_selectors
 from matches.models import Match
 from matches.services.play import PlayError
