@@ -65,6 +65,15 @@ class CompetitionForm(forms.ModelForm):
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("Fixed: the fixtures are drawn.")
 
+    def competition_fields(self) -> dict[str, object]:
+        """A new competition's concrete fields as the valid form set them on its instance
+        (``leagues.services.competitions.competition_create``)."""
+        return {f.attname: getattr(self.instance, f.attname) for f in Competition._meta.concrete_fields if not f.primary_key}
+
+    def changed_values(self) -> dict[str, object]:
+        """The fields the organiser changed, with their new values (a valid form)."""
+        return {name: getattr(self.instance, name) for name in self.changed_data}
+
     def _update_errors(self, errors):
         # the model's check of the match settings may blame a field this form does not show
         if hasattr(errors, "error_dict"):

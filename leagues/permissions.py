@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from leagues.models import Competition, Entrant, Fixture
+from leagues.models import Competition
 
 FEDERATION_ADMINS_GROUP = "Federation administrators"
 
@@ -64,14 +64,6 @@ def managed_q(user, prefix: str = "") -> Q:
     if is_federation_admin(user):
         return Q()
     return Q(**{f"{prefix}organisers": user})
-
-
-def managed_entrants(user) -> QuerySet:
-    return Entrant.objects.filter(managed_q(user, "competition__")).distinct()
-
-
-def managed_fixtures(user) -> QuerySet:
-    return Fixture.objects.filter(managed_q(user, "competition__")).distinct()
 
 
 def organises_anything(user) -> bool:

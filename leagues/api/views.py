@@ -44,7 +44,7 @@ from leagues.permissions import can_manage_competition
 from leagues.rules.official import ResultError
 from leagues.selectors import knockout_rounds
 from leagues.services import online as fixture_online
-from leagues.services.competitions import SlugTaken, competition_create
+from leagues.services.competitions import SlugTaken, competition_create, competition_update
 from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.kickoffs import fixture_reschedule
@@ -185,13 +185,10 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         data = serializer.validated_data
         slug_given = hasattr(self.request.data, "get") and bool(self.request.data.get("slug"))
 
-        def save(slug: str) -> Competition:
-            data["slug"] = slug
-            return serializer.save()
-
+        fields = {name: value for name, value in data.items() if name != "organisers"}
         try:
-            competition_create(save=save, slug=data["slug"], name=data.get("name", ""), auto_slug=not slug_given,
-                               organiser=self.request.user)
+            serializer.instance = competition_create(fields=fields, auto_slug=not slug_given, organiser=self.request.user,
+                                                     organisers=data.get("organisers", ()))
         except SlugTaken as exc:
             raise ValidationError({"slug": [str(exc)]}) from exc
         except IntegrityError as exc:  # a constraint the validation did not foresee
@@ -199,10 +196,7 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
 
     def perform_update(self, serializer):
         try:
-            with transaction.atomic():
-                competition = serializer.save()
-                if fixture_online.CHECKIN_SETTINGS & set(serializer.validated_data):
-                    fixture_online.checkin_windows_follow(competition=competition)
+            competition_update(competition=serializer.instance, data=serializer.validated_data, by=self.request.user)
         except IntegrityError as exc:  # a constraint the validation did not foresee
             raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
 

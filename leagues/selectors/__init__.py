@@ -16,23 +16,6 @@ def competition_get(*, slug: str) -> Competition | None:
     return Competition.objects.filter(slug=slug).first()
 
 
-def fixtures_for_round(*, competition: Competition, round_number: int, stage_order: int = 1) -> QuerySet[Fixture]:
-    return (
-        competition.fixtures.filter(round__number=round_number, round__stage__order=stage_order)
-        .select_related("home", "away", "group", "round")
-        .order_by("group__name", "position")
-    )
-
-
-def fixtures_open(*, competition: Competition) -> QuerySet[Fixture]:
-    """Fixtures still waiting for a result, earliest round first."""
-    return (
-        competition.fixtures.filter(status__in=Fixture.OPEN)
-        .select_related("home", "away", "group", "round__stage")
-        .order_by("round__stage__order", "round__number", "group__name", "position")
-    )
-
-
 def standings_rows(*, competition: Competition) -> QuerySet[Standing]:
     return (
         Standing.objects.filter(competition=competition)

@@ -1,4 +1,5 @@
-"""Creating a competition: its slug is unique, and a slug made from the name never fails.
+"""Creating and changing a competition: its slug is unique, and a slug made from the name never
+fails; a change of the check-in settings moves the check-in windows already set up.
 
 Two competitions may share a name; their slugs (the address of their pages) differ. A slug the
 organiser gave that is taken is refused (``SlugTaken``, a 400 naming ``slug``); a slug made from
@@ -9,12 +10,13 @@ unique constraint is the judge, not a check that races.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Iterable, Mapping
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition
+from leagues.services.online import CHECKIN_SETTINGS, checkin_windows_follow
 from leagues.slugs import slug_from, unique_slug
 
 ATTEMPTS = 12
@@ -38,16 +40,21 @@ def next_slug(name: str, *, random_suffix: bool = False) -> str:
     return unique_slug(name, model=Competition, max_length=SLUG_MAX, fallback="competition")
 
 
-def competition_create(*, save: Callable[[str], Competition], slug: str, name: str, auto_slug: bool,
-                       organiser=None) -> Competition:
-    """Saves a new competition with ``save(slug)`` in a transaction and makes ``organiser``
-    (its creator) one of its organisers. When ``slug`` is taken meanwhile: ``SlugTaken`` if the
-    organiser gave it, otherwise another free slug made from ``name`` and a new try. A
-    violation of another constraint is raised as it is (``IntegrityError``)."""
+def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organiser=None,
+                       organisers: Iterable = ()) -> Competition:
+    """Saves a new competition of ``fields`` (its concrete fields by name or attname, ``slug``
+    and ``name`` among them) in a transaction, with ``organisers`` and ``organiser`` (its
+    creator) as its organisers. When the slug is taken meanwhile: ``SlugTaken`` if the
+    organiser gave it (``auto_slug`` False), otherwise another free slug made from the name
+    and a new try. A violation of another constraint is raised as it is (``IntegrityError``)."""
+    slug, name = fields["slug"], fields.get("name", "")
+    organisers = list(organisers)
     for attempt in range(ATTEMPTS):
         try:
             with transaction.atomic():
-                competition = save(slug)
+                competition = Competition.objects.create(**{**fields, "slug": slug})
+                if organisers:
+                    competition.organisers.add(*organisers)
                 if organiser is not None:
                     competition.organisers.add(organiser)
             return competition
@@ -58,3 +65,22 @@ def competition_create(*, save: Callable[[str], Competition], slug: str, name: s
                 raise SlugTaken() from None
             slug = next_slug(name, random_suffix=attempt >= 2)
     raise SlugTaken()
+
+
+def competition_update(*, competition: Competition, data: Mapping[str, object], by=None) -> Competition:
+    """Sets the fields of ``data`` (by name; ``organisers``: the whole list) on ``competition``
+    and saves it, then, in the same transaction, moves the check-in windows of its matches set
+    up when a check-in setting is among them (``leagues.services.online``). ``by`` is who
+    changed it. A violation of a constraint is raised as it is (``IntegrityError``): nothing
+    is saved."""
+    data = dict(data)
+    organisers = data.pop("organisers", None)
+    with transaction.atomic():
+        for name, value in data.items():
+            setattr(competition, name, value)
+        competition.save()
+        if organisers is not None:
+            competition.organisers.set(organisers)
+        if CHECKIN_SETTINGS & set(data):
+            checkin_windows_follow(competition=competition)
+    return competition

@@ -168,11 +168,6 @@ def _shared_across(rows: list, place: int) -> bool:
     return len(level) > 1
 
 
-def group_qualifiers(*, competition: Competition, tables: list[Table]) -> dict[tuple[str, int], object]:
-    """The group places that fill the knockout (``group_places(...).qualifiers``)."""
-    return group_places(competition=competition, tables=tables).qualifiers
-
-
 def standings_recompute(*, competition_id: int, now: datetime | None = None, force: bool = False) -> bool:
     """Recomputes and stores every table and the bracket of the competition from all its
     official results. Lots drawn are recorded on the competition and kept from then on.

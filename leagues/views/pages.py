@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -45,7 +44,6 @@ from leagues.services.entrants import (
 )
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.locks import Busy
-from leagues.services.online import CHECKIN_SETTINGS, checkin_windows_follow
 from leagues.services.results import ResultConflict
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
@@ -337,13 +335,9 @@ def competition_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("Creating a competition needs the organiser permission.")
     form = CompetitionForm(request.POST if request.method == "POST" else None, initial={"season": Season.objects.filter(is_current=True).first()})
     if request.method == "POST" and form.is_valid():
-        def save(slug: str) -> Competition:
-            form.instance.slug = slug
-            return form.save()
-
         try:
-            competition = competitions.competition_create(save=save, slug=form.cleaned_data["slug"], name=form.cleaned_data["name"],
-                                             auto_slug=not form.slug_given, organiser=request.user)
+            competition = competitions.competition_create(fields=form.competition_fields(), auto_slug=not form.slug_given,
+                                                          organiser=request.user)
         except competitions.SlugTaken as exc:
             form.add_error("slug", str(exc))
             return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
@@ -357,10 +351,7 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed_or_403(request, slug)
     form = CompetitionForm(request.POST if request.method == "POST" else None, instance=competition)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            form.save()
-            if CHECKIN_SETTINGS & set(form.changed_data):
-                checkin_windows_follow(competition=competition)
+        competitions.competition_update(competition=competition, data=form.changed_values(), by=request.user)
         messages.success(request, _("The settings are saved."))
         return redirect("site:manage-competition", slug=competition.slug)
     return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": competition})
