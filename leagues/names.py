@@ -20,15 +20,9 @@ from matches.names import shown
 __all__ = ["criterion_shown", "shown", "tiebreak_shown"]
 
 def _criteria() -> dict[str, str]:
-    """Each tie-break criterion's name (``leagues.rules.standings.CRITERIA``), by its key."""
-    return {
-        "points": _("points"), "wins": _("wins"), "goal_difference": _("goal difference"),
-        "goals_for": _("goals scored"), "goals_against": _("goals conceded"),
-        "h2h_points": _("head-to-head points"), "h2h_goal_difference": _("head-to-head goal difference"),
-        "h2h_goals_for": _("head-to-head goals scored"),
-        "h2h_reapply": _("head-to-head re-applied to those still level"),
-        "discipline": _("discipline"), "lots": _("drawing of lots"),
-    }
+    """Each tie-break criterion's name (``leagues.rules.standings.CRITERIA``, where the names are
+    written once), by its key, in the active language."""
+    return {key: _(criterion.name) for key, criterion in CRITERIA.items()}
 
 
 def criterion_shown(criterion) -> str:

@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from leagues.rules.i18n import gettext as _
+from leagues.rules.i18n import gettext_noop
 
 
 @dataclass(frozen=True)
 class Criterion:
     key: str
-    name: str
+    name: str  # in English, marked for translation: ``leagues.names.criterion_shown`` shows it
     abbr: str
     higher_is_better: bool = True
     head_to_head: bool = False
@@ -38,17 +39,17 @@ class Criterion:
 CRITERIA: dict[str, Criterion] = {
     c.key: c
     for c in (
-        Criterion("points", "points", "Pts"),
-        Criterion("wins", "wins", "W"),
-        Criterion("goal_difference", "goal difference", "GD"),
-        Criterion("goals_for", "goals scored", "GF"),
-        Criterion("goals_against", "goals conceded", "GA", higher_is_better=False),
-        Criterion("h2h_points", "head-to-head points", "H2H Pts", head_to_head=True),
-        Criterion("h2h_goal_difference", "head-to-head goal difference", "H2H GD", head_to_head=True),
-        Criterion("h2h_goals_for", "head-to-head goals scored", "H2H GF", head_to_head=True),
-        Criterion("h2h_reapply", "head-to-head re-applied to those still level", "H2H again"),
-        Criterion("discipline", "discipline", "Disc", higher_is_better=False),
-        Criterion("lots", "drawing of lots", "Lots", higher_is_better=False),
+        Criterion("points", gettext_noop("points"), "Pts"),
+        Criterion("wins", gettext_noop("wins"), "W"),
+        Criterion("goal_difference", gettext_noop("goal difference"), "GD"),
+        Criterion("goals_for", gettext_noop("goals scored"), "GF"),
+        Criterion("goals_against", gettext_noop("goals conceded"), "GA", higher_is_better=False),
+        Criterion("h2h_points", gettext_noop("head-to-head points"), "H2H Pts", head_to_head=True),
+        Criterion("h2h_goal_difference", gettext_noop("head-to-head goal difference"), "H2H GD", head_to_head=True),
+        Criterion("h2h_goals_for", gettext_noop("head-to-head goals scored"), "H2H GF", head_to_head=True),
+        Criterion("h2h_reapply", gettext_noop("head-to-head re-applied to those still level"), "H2H again"),
+        Criterion("discipline", gettext_noop("discipline"), "Disc", higher_is_better=False),
+        Criterion("lots", gettext_noop("drawing of lots"), "Lots", higher_is_better=False),
     )
 }
 
