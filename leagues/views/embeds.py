@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 
 from config.headers import embeddable
 from leagues.models import Competition, Fixture
-from leagues.views.pages import fixtures_qs, standings_tables
+from leagues.selectors.pages import fixtures_qs, tables_with_qualifiers
 
 EMBED_FIXTURES = 40  # at most this many upcoming fixtures and as many latest results
 
@@ -21,7 +21,7 @@ EMBED_FIXTURES = 40  # at most this many upcoming fixtures and as many latest re
 def embed_standings(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     return render(request, "leagues/embed/standings.html", {
-        "competition": competition, "tables": standings_tables(competition), "zone": competition.zone,
+        "competition": competition, "tables": tables_with_qualifiers(competition), "zone": competition.zone,
     })
 
 

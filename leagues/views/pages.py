@@ -33,7 +33,15 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.rules.standings import CRITERIA
-from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
+from leagues.selectors import is_third_place, live_matches_of
+from leagues.selectors.pages import (
+    competition_fixtures,
+    competitions_with_progress,
+    fixtures_qs,
+    latest_results,
+    next_fixtures,
+    tables_with_qualifiers,
+)
 from leagues.services import competitions
 from leagues.services.entrants import (
     EntrantError,
@@ -50,43 +58,6 @@ from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
 from leagues.views.fixtures import round_reschedule_form
 from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
-
-DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
-
-
-# --- Reads --------------------------------------------------------------------------------------
-
-
-def fixtures_qs():
-    return Fixture.objects.select_related(
-        "competition", "round__stage", "group", "home__club", "away__club", "home__player", "away__player",
-        "result", "match",
-    )
-
-
-def competitions_with_progress():
-    return Competition.objects.select_related("season").annotate(
-        entrant_count=Count("entrants", distinct=True),
-        fixture_count=Count("fixtures", filter=~Q(fixtures__status=Fixture.Status.BYE), distinct=True),
-        done_count=Count("fixtures", filter=Q(fixtures__status__in=DONE), distinct=True),
-        open_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
-    )
-
-
-def latest_results(qs=None, limit: int = 8):
-    qs = fixtures_qs() if qs is None else qs
-    return list(
-        qs.filter(status__in=DONE, result__isnull=False)
-        .order_by("-date", "-status_changed_at", "-pk")[:limit]
-    )
-
-
-def next_fixtures(qs=None, limit: int = 8):
-    qs = fixtures_qs() if qs is None else qs
-    return list(
-        qs.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
-        .order_by("kickoff_at", "date", "round__stage__order", "round__number", "position")[:limit]
-    )
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -112,45 +83,6 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/competition_list.html", {"seasons": list(seasons.items())})
 
 
-def standings_tables(competition: Competition) -> list[dict]:
-    """The stored tables, each row marked ``qualifies`` in a group that fills a knockout (the top
-    of the table, the withdrawn passed over), and each table's ``shared_places`` there: places
-    the criteria could not separate, which the knockout waits for."""
-    tables: list[dict] = []
-    by_group: dict = {}
-    rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
-    for row in rows.order_by("group__name", "position", "entrant__name"):
-        key = row.group.name if row.group_id else None
-        if key not in by_group:
-            by_group[key] = {"group": key, "rows": [], "shared_places": []}
-            tables.append(by_group[key])
-        by_group[key]["rows"].append(row)
-    if competition.format == Competition.Format.GROUPS_KNOCKOUT:
-        for table in tables:
-            going = [r for r in table["rows"] if not r.entrant.withdrawn][:competition.qualifiers_per_group]
-            for row in going:
-                row.qualifies = True
-            table["shared_places"] = sorted({r.position for r in going if r.shared})
-    return tables
-
-
-def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]]:
-    """The knockout stages as columns of fixtures, round after round (the third-place match apart)."""
-    columns, extra = [], []
-    for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixtures_qs()):
-        third = [f for f in fixtures if is_third_place(f)]
-        extra += third
-        if len(third) < len(fixtures):
-            columns.append({"round": rnd, "fixtures": [f for f in fixtures if f not in third]})
-    return columns, extra
-
-
-# what a list of fixtures never prints: an online match's state, log and settings (JSON that
-# can be large), and a result's reason
-LIST_DEFERRED = ("match__state", "match__initial_state", "match__log_result", "match__rule_params",
-                 "match__sides", "match__url", "match__title", "result__reason")
-
-
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The competition's page; anonymous visitors get it from the cache (``leagues.pagecache``)."""
     scope = pagecache.competition_scope(slug)
@@ -162,12 +94,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(competitions_with_progress(), slug=slug)
-    fixtures = list(
-        Fixture.objects.filter(competition=competition)
-        .select_related("round__stage", "group", "home__club", "away__club", "home__player", "away__player",
-                        "result", "match")
-        .defer(*LIST_DEFERRED)
-        .order_by("round__stage__order", "round__number", "group__name", "position"))
+    fixtures = competition_fixtures(competition)
     rounds: list[dict] = []
     for fixture in fixtures:
         fixture.competition = competition  # known: not joined into every row
@@ -180,7 +107,7 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     columns, extra = _bracket_of(fixtures)
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
-    tables = standings_tables(competition)
+    tables = tables_with_qualifiers(competition)
     return render(request, "leagues/competition_detail.html", {
         "competition": competition,
         "tables": tables,
