@@ -1,4 +1,4 @@
-"""Official results nobody meant, one situation each (issue 13), through the API as organisers
+"""Official results nobody meant, one situation each, through the API as organisers
 and players use it. Time comes in as data: kick-offs are set relative to now; no test sleeps."""
 from __future__ import annotations
 

@@ -14,7 +14,13 @@ from leagues.models import Fixture, FixtureChange, Result
 from leagues.services.kickoffs import fixture_set_venue
 from matches.models import Match
 from matches.services.play import PlayError
-from tests.leagues.test_trusted_results import competition_of, kickoff, names, player, record
+from tests.leagues.test_results_through_the_api import (
+    competition_of,
+    kickoff,
+    names,
+    player,
+    record,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

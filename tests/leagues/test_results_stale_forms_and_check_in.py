@@ -1,4 +1,4 @@
-"""Paths to an official result nobody meant found by a newcomer's pass as organiser and player,
+"""Paths to an official result nobody meant met by an organiser and a player,
 each closed: a decision taken on a page left open while the bracket moved, a withdrawal in one
 click, a kick-off set in the past for an online fixture. Time comes in as data."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from leagues.models import Result
-from tests.leagues.test_trusted_results import competition_of, kickoff, record
+from tests.leagues.test_results_through_the_api import competition_of, kickoff, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

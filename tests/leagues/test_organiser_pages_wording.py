@@ -1,4 +1,4 @@
-"""What a newcomer reads on the federation's pages (issue 17): "Organise" only for those who
+"""What a newcomer reads on the federation's pages: "Organise" only for those who
 organise, the fixtures made counted as matches and byes, the result form's rules in words."""
 from __future__ import annotations
 
