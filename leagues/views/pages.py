@@ -34,7 +34,7 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.rules.standings import CRITERIA
-from leagues.selectors import is_third_place, knockout_rounds, live_matches_of
+from leagues.selectors import is_third_place, knockout_rounds, live_matches_of, related_count
 from leagues.services import competitions
 from leagues.services.entrants import (
     EntrantError,
@@ -68,10 +68,10 @@ def fixtures_qs():
 
 def competitions_with_progress():
     return Competition.objects.select_related("season").annotate(
-        entrant_count=Count("entrants", distinct=True),
-        fixture_count=Count("fixtures", filter=~Q(fixtures__status=Fixture.Status.BYE), distinct=True),
-        done_count=Count("fixtures", filter=Q(fixtures__status__in=DONE), distinct=True),
-        open_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+        entrant_count=related_count(Entrant),
+        fixture_count=related_count(Fixture, filter=~Q(status=Fixture.Status.BYE)),
+        done_count=related_count(Fixture, filter=Q(status__in=DONE)),
+        open_count=related_count(Fixture, filter=Q(status__in=Fixture.OPEN)),
     )
 
 
