@@ -7,7 +7,7 @@ services: the actions generate the fixtures, recompute the standings and withdra
 a fixture's status and the lots are read-only here.
 """
 from django.contrib import admin, messages
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -33,6 +33,7 @@ from leagues.models import (
     Standing,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin, managed_q
+from leagues.selectors import related_count
 from leagues.services.entrants import EntrantError, entrant_withdraw
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.kickoffs import fixture_reschedule, fixture_set_venue
@@ -175,9 +176,9 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(
-            entrant_count=Count("entrants", distinct=True),
-            fixture_count=Count("fixtures", distinct=True),
-            done_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.DONE), distinct=True),
+            entrant_count=related_count(Entrant),
+            fixture_count=related_count(Fixture),
+            done_count=related_count(Fixture, filter=Q(status__in=Fixture.DONE)),
         )
 
     def get_readonly_fields(self, request, obj=None):

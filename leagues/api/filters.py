@@ -3,7 +3,7 @@ may change, the same rule the write endpoints apply."""
 from __future__ import annotations
 
 import django_filters
-from django.db.models import Count, Q
+from django.db.models import Q
 
 from leagues.models import (
     Club,
@@ -18,6 +18,7 @@ from leagues.models import (
     Standing,
 )
 from leagues.permissions import managed_q
+from leagues.selectors import related_count
 
 
 class EditableFilterMixin(django_filters.FilterSet):
@@ -77,8 +78,8 @@ class CompetitionFilter(EditableFilterMixin):
 
     def filter_status(self, queryset, name, value):
         queryset = queryset.annotate(
-            _fixtures=Count("fixtures", distinct=True),
-            _open=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+            _fixtures=related_count(Fixture),
+            _open=related_count(Fixture, filter=Q(status__in=Fixture.OPEN)),
         )
         if value == "draft":
             return queryset.filter(_fixtures=0)

@@ -42,7 +42,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition
 from leagues.rules.official import ResultError
-from leagues.selectors import knockout_rounds
+from leagues.selectors import knockout_rounds, related_count
 from leagues.services import online as fixture_online
 from leagues.services.competitions import SlugTaken, competition_create, competition_update
 from leagues.services.entrants import EntrantError, entrant_add, entrant_remove, entrant_withdraw
@@ -166,9 +166,10 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
             Competition.objects.select_related("season")
             .prefetch_related("organisers")
             .annotate(
-                entrant_count=Count("entrants", distinct=True),
-                fixture_count=Count("fixtures", distinct=True),
-                open_fixture_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+                # subqueries, not joins: entrants x fixtures multiplies rows (a big groups stage is millions)
+                entrant_count=related_count(Entrant),
+                fixture_count=related_count(Fixture),
+                open_fixture_count=related_count(Fixture, filter=Q(status__in=Fixture.OPEN)),
             )
             .order_by("-created_at", "name")
         )

@@ -3,10 +3,10 @@ marked for the knockout, the knockout's columns. Keyword-free helpers of ``leagu
 no writes."""
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Q
 
-from leagues.models import Competition, Fixture, Standing
-from leagues.selectors import is_third_place, knockout_rounds
+from leagues.models import Competition, Entrant, Fixture, Standing
+from leagues.selectors import is_third_place, knockout_rounds, related_count
 
 DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
@@ -21,10 +21,10 @@ def fixtures_qs():
 
 def competitions_with_progress():
     return Competition.objects.select_related("season").annotate(
-        entrant_count=Count("entrants", distinct=True),
-        fixture_count=Count("fixtures", filter=~Q(fixtures__status=Fixture.Status.BYE), distinct=True),
-        done_count=Count("fixtures", filter=Q(fixtures__status__in=DONE), distinct=True),
-        open_count=Count("fixtures", filter=Q(fixtures__status__in=Fixture.OPEN), distinct=True),
+        entrant_count=related_count(Entrant),
+        fixture_count=related_count(Fixture, filter=~Q(status=Fixture.Status.BYE)),
+        done_count=related_count(Fixture, filter=Q(status__in=DONE)),
+        open_count=related_count(Fixture, filter=Q(status__in=Fixture.OPEN)),
     )
 
 
