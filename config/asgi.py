@@ -1,4 +1,4 @@
-"""The ASGI application (issue 20): the site's HTTP (Django's views, as under WSGI) and the
+"""The ASGI application: the site's HTTP (Django's views, as under WSGI) and the
 WebSockets of live matches' watchers (``matches.routing``), from one server:
 ``gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker`` (Procfile), and
 ``manage.py runserver`` (daphne's) in development. A WebSocket from another site's page is

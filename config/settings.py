@@ -91,7 +91,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
-    # an anonymous visitor's cached page, before the session and the user are loaded (issue 20)
+    # an anonymous visitor's cached page, before the session and the user are loaded
     "leagues.middleware.AnonymousCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # the language: the cookie (the switcher, set_language), then Accept-Language, then
@@ -306,7 +306,7 @@ MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # (``matches`` does not import ``leagues``: it sends this task by name).
 MATCHES_ON_ADJUDICATED = "leagues.tasks.result_from_match"
 
-# --- E-mail: notifications (issue 19) -------------------------------------------------------------
+# --- E-mail: notifications -------------------------------------------------------------
 # The console by default; with EMAIL_HOST set, SMTP (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
 # EMAIL_USE_TLS / EMAIL_USE_SSL); EMAIL_BACKEND names any other backend (e.g. an anymail one).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -324,7 +324,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Botonera <noreply@bot
 # The site's address, for the links in e-mails.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
-# --- The federation's year: ratings (issue 19) ---------------------------------------------------
+# --- The federation's year: ratings ---------------------------------------------------
 # Glicko-2 rating periods, in calendar months, and the system constant tau.
 RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
 RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))

@@ -14,5 +14,5 @@ class MatchesConfig(AppConfig):
         # Celery finds tasks by name: register this app's in every process (web, worker, beat),
         # not only where a worker's autodiscovery runs.
         import_module(f"{self.name}.tasks")
-        # every save of a match tells the web processes pushing it to watchers (issue 20)
+        # every save of a match tells the web processes pushing it to watchers
         post_save.connect(live.match_saved, sender=self.get_model("Match"), dispatch_uid="matches.live")

@@ -1,4 +1,4 @@
-"""The WebSocket of a live match's watchers (issue 20): ``/ws/matches/<id>/``.
+"""The WebSocket of a live match's watchers: ``/ws/matches/<id>/``.
 
 Query: ``after`` (the last log row the board has, default 0), ``frames`` (``0`` leaves the
 flicks' frames out), ``lang`` (the page's language; default the site's). The server speaks,

@@ -77,7 +77,7 @@ class Match(StatusMachine, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("away user")
     )
     computer_sides = models.JSONField(default=list, blank=True, help_text=_('Sides the computer plays: ["away"].'), verbose_name=_("computer sides"))
-    # a match the computer plays on both sides moves only while someone watches it (issue 20):
+    # a match the computer plays on both sides moves only while someone watches it:
     # the boards' feed and the watchers' rooms push this forward, the clock's driver reads it
     watched_until = models.DateTimeField(
         null=True, blank=True, verbose_name=_("watched until"),

@@ -1,4 +1,4 @@
-"""Reads for the board, the fixture page and the live lists (issue 8).
+"""Reads for the board, the fixture page and the live lists.
 
 - ``log_rows(match, after=N)``: the action log after row ``N`` as the board reads it (the same
   shape as ``GET /api/matches/{id}/actions/``);

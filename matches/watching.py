@@ -1,4 +1,4 @@
-"""Live matches pushed to their watchers over WebSockets (issue 20).
+"""Live matches pushed to their watchers over WebSockets.
 
 A board opens ``/ws/matches/<id>/?after=N&frames=1&lang=xx`` (``matches.consumers``) and gets,
 each time the match changes, the same JSON a spectator's poll of ``/matches/<id>/feed/?after=N``

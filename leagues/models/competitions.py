@@ -86,7 +86,7 @@ class Venue(models.TextChoices):
 
 
 class SeedingMethod(models.TextChoices):
-    """How a draw seeded the entrants (issue 19)."""
+    """How a draw seeded the entrants."""
 
     HAND = "hand", _("By hand")
     RATING = "rating", _("By rating")

@@ -1,4 +1,4 @@
-"""The demo's year (issue 19): a past season played out, so the demo has ratings with a history,
+"""The demo's year: a past season played out, so the demo has ratings with a history,
 a federation ranking with its explanations and tiers, a competition open for sign-up, and
 some notifications. Deterministic (a fixed random seed); called by ``demo_load`` in its
 transaction, with the demo's players (all with accounts).

@@ -1,4 +1,4 @@
-"""Sign-up for a competition (issue 19): registration, the waiting list, the organisers' decision.
+"""Sign-up for a competition: registration, the waiting list, the organisers' decision.
 
 An organiser opens registration (``registration_open``): dates, a capacity, a licence required
 or not, a waiting list or not. A player signs up (``sign_up``) while it is open; a place is held

@@ -1,4 +1,4 @@
-"""The draw's seeding (issue 19): by hand (the seeds the organisers typed), by rating, or by
+"""The draw's seeding: by hand (the seeds the organisers typed), by rating, or by
 the federation ranking. Called by ``fixtures_generate`` under the competition's lock, before the
 pairings are made; the competition keeps which (``seeding``) and when (``seeded_at``), so the
 draw says which.

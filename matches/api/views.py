@@ -1,4 +1,4 @@
-"""The online-play API (issue 7): read a match and its log, check in, submit actions, practise.
+"""The online-play API: read a match and its log, check in, submit actions, practise.
 
 - ``GET  /api/matches/{id}/``: the match, its state and next deadline (passed deadlines are
   applied first);

@@ -1,4 +1,4 @@
-"""Word to the web processes that a match moved, for the watchers they push to (issue 20).
+"""Word to the web processes that a match moved, for the watchers they push to.
 
 Every save of a match (a move, a deadline applied, a check-in, full time, an official result)
 publishes the match's id on Redis once the transaction has committed (``announce_on_commit``,

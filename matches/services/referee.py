@@ -10,13 +10,17 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Mapping
+from dataclasses import fields
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 
 from simulation.rules import Referee, make_referee
+from simulation.rules.base import DEFAULT_PARAMS
+from simulation.rules.mbs import MBS_DEFAULTS
 from simulation.state import MatchState, Restart
+from simulation.table import Table
 
 # Home defends the -x end in the first half (home_attacks "+x"); away mirrors it.
 HOME_LINEUP: dict[str, tuple[float, float]] = {
@@ -60,12 +64,6 @@ def referee_for(rule_set: str, params: Mapping[str, Any]) -> Referee:
 
 
 def _known_params() -> frozenset[str]:
-    from dataclasses import fields
-
-    from simulation.rules.base import DEFAULT_PARAMS
-    from simulation.rules.mbs import MBS_DEFAULTS
-    from simulation.table import Table
-
     return frozenset(DEFAULT_PARAMS) | frozenset(MBS_DEFAULTS) | frozenset(f.name for f in fields(Table))
 
 

@@ -1,5 +1,5 @@
-"""Computer-against-computer matches that people watch live (issue 8; driven apart from the
-watchers since issue 20).
+"""Computer-against-computer matches that people watch live (driven apart from the
+watchers).
 
 ``online.computer_step`` plays one move of a match the computer plays on both sides;
 ``play_fixtures --bots`` calls it in a loop with a virtual clock. A match watched in the

@@ -20,7 +20,16 @@ from ..actions import Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready,
 from ..rules.base import Referee, RuleViolation
 from ..state import MatchState
 from ..table import Vec, attacked_end, defended_end, end_sign, other_side
-from .base import PassiveBot, angle_to, awaiting_ready, goal_centre, movable, path_clear, stop_speed
+from .base import (
+    PassiveBot,
+    angle_to,
+    awaiting_ready,
+    goal_centre,
+    movable,
+    path_clear,
+    seg_point_distance,
+    stop_speed,
+)
 
 SET_PIECES = ("free_kick", "free_kick_two_touch", "indirect_free_kick", "throw_in", "throw_in_two_touch",
               "corner_kick", "corner_kick_two_touch", "goal_kick")
@@ -197,7 +206,7 @@ class OneTouchBot:
         if cos < 0.55:
             return None
         # the button must not meet the ball before q: its path keeps clear of the ball until then
-        if L > 5 and _seg_dist(b, p, (q[0] - vx * 3, q[1] - vy * 3)) < reach - 0.5:
+        if L > 5 and seg_point_distance(b, p, (q[0] - vx * 3, q[1] - vy * 3)) < reach - 0.5:
             return None
         if not path_clear(state, p, q, 2 * t.button_radius + 2.0, skip={(side, pid)}):
             return None
@@ -444,7 +453,7 @@ class OneTouchBot:
                     continue
                 if not path_clear(state, p, spot, 2 * t.button_radius + 4, skip={(side, pid)}):
                     continue
-                if _seg_dist(b, p, spot) < t.button_radius + t.ball_radius + 6:
+                if seg_point_distance(b, p, spot) < t.button_radius + t.ball_radius + 6:
                     continue
                 options.append((L + rng.random(), pid, spot))
         options.sort()
@@ -478,11 +487,6 @@ def trial_referee(referee: Referee) -> Referee:
     trial = copy.copy(referee)
     trial.frames = False
     return trial
-
-
-def _seg_dist(p: Vec, a: Vec, b: Vec) -> float:
-    from .base import seg_point_distance
-    return seg_point_distance(p, a, b)
 
 
 __all__ = ["OneTouchBot"]
