@@ -75,7 +75,7 @@ def feed_fixtures(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
 def _summary(fixture: Fixture) -> str:
     home = fixture.home.name if fixture.home_id else _("To be decided")
     away = fixture.away.name if fixture.away_id else _("To be decided")
-    result = getattr(fixture, "result", None) if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) else None
+    result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
     if result is not None:
         text = f"{home} {result.home_goals}–{result.away_goals} {away}"
     else:

@@ -35,7 +35,6 @@ FORMATS = {
     "csv": ("text/csv; charset=utf-8", "csv"),
     "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
 }
-DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
 
 def _fixtures(competition: Competition) -> QuerySet[Fixture]:
@@ -78,7 +77,7 @@ def standings_dataset(competition: Competition) -> tablib.Dataset:
 def fixtures_dataset(competition: Competition) -> tablib.Dataset:
     data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
     for fixture in _fixtures(competition).exclude(status=Fixture.Status.BYE):
-        result = getattr(fixture, "result", None) if fixture.status in DONE else None
+        result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
         data.append([
             fixture.pk, fixture.round.stage.name, fixture.group.name if fixture.group_id else "",
             _round_label(fixture), fixture.date.isoformat() if fixture.date else "",
@@ -97,7 +96,7 @@ def _blank(value: int | None) -> int | str:
 def results_dataset(competition: Competition) -> tablib.Dataset:
     """The official results (played and walkovers; not byes, which the import does not take)."""
     data = tablib.Dataset(headers=list(RESULT_COLUMNS), title=_("Results"))
-    fixtures = _fixtures(competition).filter(status__in=DONE, result__isnull=False, home__isnull=False,
+    fixtures = _fixtures(competition).filter(status__in=Fixture.RESULTED, result__isnull=False, home__isnull=False,
                                              away__isnull=False).exclude(result__outcome=Outcome.BYE)
     for fixture in fixtures:
         result = fixture.result

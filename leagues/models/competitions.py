@@ -427,6 +427,7 @@ class Fixture(StatusMachine, models.Model):
         Status.ANNULLED: frozenset(),
     }
     DONE = frozenset({Status.PLAYED, Status.WALKOVER, Status.BYE})
+    RESULTED = frozenset({Status.PLAYED, Status.WALKOVER})  # an official result stands
     OPEN = frozenset({Status.SCHEDULED, Status.POSTPONED})
 
     class Slot(models.TextChoices):

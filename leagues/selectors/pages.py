@@ -1,15 +1,11 @@
 """The reads of the site's pages: the lists of fixtures and competitions, the stored tables
-marked for the knockout, the knockout's columns. Keyword-free helpers of ``leagues.views``;
-no writes."""
+marked for the knockout, the knockout's columns, for ``leagues.views``; no writes."""
 from __future__ import annotations
 
 from django.db.models import Q
 
 from leagues.models import Competition, Entrant, Fixture, Standing
 from leagues.selectors import is_third_place, knockout_rounds, related_count
-
-DONE = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
-
 
 
 def fixtures_qs():
@@ -23,7 +19,7 @@ def competitions_with_progress():
     return Competition.objects.select_related("season").annotate(
         entrant_count=related_count(Entrant),
         fixture_count=related_count(Fixture, filter=~Q(status=Fixture.Status.BYE)),
-        done_count=related_count(Fixture, filter=Q(status__in=DONE)),
+        done_count=related_count(Fixture, filter=Q(status__in=Fixture.RESULTED)),
         open_count=related_count(Fixture, filter=Q(status__in=Fixture.OPEN)),
     )
 
@@ -31,7 +27,7 @@ def competitions_with_progress():
 def latest_results(qs=None, limit: int = 8):
     qs = fixtures_qs() if qs is None else qs
     return list(
-        qs.filter(status__in=DONE, result__isnull=False)
+        qs.filter(status__in=Fixture.RESULTED, result__isnull=False)
         .order_by("-date", "-status_changed_at", "-pk")[:limit]
     )
 

@@ -71,7 +71,7 @@ def _sources(fixtures: list[Fixture]) -> dict[int, dict[str, bracket.Source]]:
 
 def _decided(fixture: Fixture) -> bracket.Decided | None:
     result = getattr(fixture, "result", None) if _has_result(fixture) else None
-    if result is None or fixture.status not in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+    if result is None or fixture.status not in Fixture.RESULTED:
         return None
     if result.is_double_no_show or not result.winner_side:
         return bracket.Decided(None, None)

@@ -70,8 +70,8 @@ def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organis
 def competition_update(*, competition: Competition, data: Mapping[str, object], by=None) -> Competition:
     """Sets the fields of ``data`` (by name; ``organisers``: the whole list) on ``competition``
     and saves it, then, in the same transaction, moves the check-in windows of its matches set
-    up when a check-in setting is among them (``leagues.services.online``). ``by`` is who
-    changed it. A violation of a constraint is raised as it is (``IntegrityError``): nothing
+    up when a check-in setting is among them (``leagues.services.online``). ``by`` (who
+    changed it) is not stored yet: a competition keeps no history of its settings. A violation of a constraint is raised as it is (``IntegrityError``): nothing
     is saved."""
     data = dict(data)
     organisers = data.pop("organisers", None)

@@ -123,7 +123,7 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
                     fixture.set_status(Fixture.Status.CANCELLED, by=by, now=now)
                     change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,
                                   after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
-            elif annul and not knockout and fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+            elif annul and not knockout and fixture.status in Fixture.RESULTED:
                 before = fixture_state(fixture)
                 fixture.set_status(Fixture.Status.ANNULLED, by=by, now=now)
                 change_record(fixture=fixture, kind=FixtureChange.Kind.WITHDRAWAL, before=before,

@@ -588,7 +588,7 @@ def _check_row(fixture: Fixture, row: ResultRow, *, update: bool) -> tuple[Resul
         raise ImportFileError(row.line, None, _("%(home)s v %(away)s is played online and its match has started: "
                                                 "its result comes from the match")
                                % {"home": row.home, "away": row.away})
-    if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
+    if fixture.status not in Fixture.OPEN | Fixture.RESULTED:
         raise ImportFileError(row.line, None, _("%(home)s v %(away)s is %(status)s and takes no result")
                                % {"home": row.home, "away": row.away,
                                   "status": fixture.get_status_display().lower()})

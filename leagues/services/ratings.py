@@ -105,7 +105,7 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
     # two small queries, not a season of fixture objects: is it finished, with a result?
     if competition.fixtures.filter(status__in=Fixture.OPEN).exists():
         return None
-    if not competition.fixtures.filter(status__in=(Fixture.Status.PLAYED, Fixture.Status.WALKOVER)).exists():
+    if not competition.fixtures.filter(status__in=Fixture.RESULTED).exists():
         return None
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     knockout = list(competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
@@ -117,7 +117,7 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
         return placings.table_places(rows)
     games = []
     for f in knockout:
-        result = getattr(f, "result", None) if f.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) else None
+        result = getattr(f, "result", None) if f.status in Fixture.RESULTED else None
         winner = result.winner_id if result is not None else None
         if f.status == Fixture.Status.BYE:
             winner = f.home_id or f.away_id

@@ -100,7 +100,7 @@ def _check_takes_result(fixture: Fixture) -> None:
     """Raises ``ResultError`` (400 on ``fixture``) for a fixture that takes no result."""
     if fixture.home_id is None or fixture.away_id is None:
         raise ResultError("fixture", _("this fixture does not have both its entrants yet"))
-    if fixture.status not in Fixture.OPEN | {Fixture.Status.PLAYED, Fixture.Status.WALKOVER}:
+    if fixture.status not in Fixture.OPEN | Fixture.RESULTED:
         raise ResultError("fixture", _("a %(status)s fixture takes no result")
                           % {"status": fixture.get_status_display().lower()})
 
@@ -172,7 +172,7 @@ def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> FixtureChang
         online.match_annul(match_id=fixture.match_id, by=by, now=now)
         fixture.match = None
         fixture.save(update_fields=["match"])
-    if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+    if fixture.status in Fixture.RESULTED:
         fixture.set_status(Fixture.Status.SCHEDULED, by=by, now=now)
     return change_record(fixture=fixture, kind=FixtureChange.Kind.STRUCK, before=before,
                          after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
@@ -420,7 +420,7 @@ def match_annul_decision(
         fixture.save(update_fields=["match"])
         if previous is not None and previous.match_id == match.pk:
             previous.delete()
-            if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+            if fixture.status in Fixture.RESULTED:
                 fixture.set_status(Fixture.Status.SCHEDULED, by=decided_by, now=now)
         change_record(fixture=fixture, kind=FixtureChange.Kind.MATCH_ANNULLED, before=before,
                       after=fixture_state(fixture), by=decided_by, reason=reason, now=now)

@@ -74,7 +74,7 @@ def standing_tables(*, competition: Competition) -> list[Table]:
 
     fixtures = (
         Fixture.objects.filter(competition=competition, round__stage__in=stages,
-                               status__in=(Fixture.Status.BYE, Fixture.Status.PLAYED, Fixture.Status.WALKOVER))
+                               status__in=Fixture.DONE)
         .order_by("pk")
         .values_list("round__stage_id", "group_id", "status", "home_id", "away_id", "result__id",
                      "result__home_goals", "result__away_goals", "result__home_discipline",

@@ -32,7 +32,7 @@ def embed_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     fixtures = fixtures_qs().filter(competition=competition).exclude(status=Fixture.Status.BYE)
     upcoming = list(fixtures.filter(status__in=Fixture.OPEN).order_by(
         "kickoff_at", "date", "round__stage__order", "round__number", "position")[:EMBED_FIXTURES])
-    results = list(fixtures.filter(status__in=(Fixture.Status.PLAYED, Fixture.Status.WALKOVER)).order_by(
+    results = list(fixtures.filter(status__in=Fixture.RESULTED).order_by(
         "-kickoff_at", "-date", "-round__number", "-position")[:EMBED_FIXTURES])
     return render(request, "leagues/embed/fixtures.html", {
         "competition": competition, "upcoming": upcoming, "results": results, "zone": competition.zone,
