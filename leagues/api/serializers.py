@@ -29,6 +29,7 @@ from leagues.models import (
     Standing,
     Venue,
     match_settings_errors,
+    validate_printable,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.standings import CRITERIA, validate_criteria
@@ -254,7 +255,7 @@ class EntrantSerializer(serializers.ModelSerializer):
     # out of a partial update's answer (PATCH), and these are always in it
     player_name = serializers.SerializerMethodField()
     club_name = serializers.SerializerMethodField()
-    name = serializers.CharField(max_length=160, required=False)
+    name = serializers.CharField(max_length=160, required=False, validators=[validate_printable])
 
     def get_player_name(self, entrant: Entrant) -> str | None:
         return entrant.player.full_name if entrant.player_id else None

@@ -14,6 +14,8 @@ tablib), and the fixtures of a round for its printable sheet.
 """
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 from datetime import date
 
@@ -21,7 +23,10 @@ import tablib
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.styles import Font
 
+from leagues.downloads.cells import csv_value, xlsx_cell
 from leagues.models import Competition, Fixture, Outcome, Round, Stage, Standing
 from leagues.selectors import is_third_place
 from leagues.services.imports import OPTIONAL, REQUIRED
@@ -118,14 +123,46 @@ DATASETS = {"standings": standings_dataset, "fixtures": fixtures_dataset, "resul
 
 
 def export(competition: Competition, what: str, fmt: str) -> bytes:
-    """``what`` (standings, fixtures, results) of ``competition`` as ``fmt`` (csv, xlsx) bytes.
-    Raises ``KeyError`` for another ``what`` or ``fmt``."""
+    """``what`` (standings, fixtures, results) of ``competition`` as ``fmt`` (csv, xlsx) bytes,
+    every text cell guarded (``leagues.downloads.cells``): no cell is a formula. Raises
+    ``KeyError`` for another ``what`` or ``fmt``."""
     data = DATASETS[what](competition)
     if fmt not in FORMATS:
         raise KeyError(fmt)
     if fmt == "csv":
-        return data.export("csv", lineterminator="\n").encode("utf-8")
-    return data.export("xlsx")
+        return csv_bytes(data)
+    return xlsx_bytes(data)
+
+
+def csv_bytes(data: tablib.Dataset) -> bytes:
+    """``data`` as UTF-8 CSV: the header, then its rows; text quoted (so that a ``;`` or a
+    newline in a name never starts a cell of its own, whatever separator the spreadsheet
+    expects) and guarded, numbers bare."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(data.headers)
+    writer.writerows([csv_value(value) for value in row] for row in data)
+    return out.getvalue().encode("utf-8")
+
+
+def xlsx_bytes(data: tablib.Dataset) -> bytes:
+    """``data`` as an XLSX workbook of one sheet named after its title: the header in bold and
+    frozen, then its rows; text cells typed string (never formula), numbers numbers."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=data.title)
+    sheet.freeze_panes = "A2"
+    bold = Font(bold=True)
+    header = []
+    for name in data.headers:
+        cell = xlsx_cell(sheet, name)
+        cell.font = bold
+        header.append(cell)
+    sheet.append(header)
+    for row in data:
+        sheet.append([xlsx_cell(sheet, value) for value in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
 
 
 @dataclass

@@ -35,6 +35,8 @@ from .registry import (
     ClubMembership,
     Player,
     Season,
+    is_printable_text,
+    validate_printable,
 )
 from .tokens import (
     ApiToken,
@@ -86,8 +88,10 @@ __all__ = [
     "Venue",
     "aware_in",
     "bounds",
+    "is_printable_text",
     "match_settings_errors",
     "new_lots_seed",
     "validate_first_date",
+    "validate_printable",
     "validate_time_zone",
 ]

@@ -21,7 +21,7 @@ from leagues.slugs import slug_q
 from matches.services.referee import RuleParamsError, check_competition_params
 from matches.status import StatusMachine
 
-from .registry import Club, Player, Season
+from .registry import Club, Player, Season, validate_printable
 
 
 def new_lots_seed() -> int:
@@ -110,7 +110,7 @@ class Competition(models.Model):
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("season")
     )
-    name = models.CharField(max_length=160, verbose_name=_("name"))
+    name = models.CharField(max_length=160, validators=[validate_printable], verbose_name=_("name"))
     slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.LEAGUE, verbose_name=_("format"))
 
@@ -305,7 +305,7 @@ class Entrant(models.Model):
     """Who a competition ranks: a player representing a club, or just a name (imports)."""
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants", verbose_name=_("competition"))
-    name = models.CharField(max_length=160, verbose_name=_("name"))
+    name = models.CharField(max_length=160, validators=[validate_printable], verbose_name=_("name"))
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
     )
@@ -346,7 +346,7 @@ class Stage(models.Model):
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="stages", verbose_name=_("competition"))
     order = models.PositiveSmallIntegerField(default=1, verbose_name=_("order"))
-    name = models.CharField(max_length=80, verbose_name=_("name"))
+    name = models.CharField(max_length=80, validators=[validate_printable], verbose_name=_("name"))
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.LEAGUE, verbose_name=_("kind"))
 
     class Meta:
@@ -367,7 +367,7 @@ class Stage(models.Model):
 
 class Group(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups", verbose_name=_("stage"))
-    name = models.CharField(max_length=40, verbose_name=_("name"))
+    name = models.CharField(max_length=40, validators=[validate_printable], verbose_name=_("name"))
     entrants = models.ManyToManyField(Entrant, blank=True, related_name="groups", verbose_name=_("entrants"))
 
     class Meta:
@@ -383,7 +383,7 @@ class Group(models.Model):
 class Round(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("stage"))
     number = models.PositiveSmallIntegerField(verbose_name=_("number"))
-    name = models.CharField(max_length=80, blank=True, verbose_name=_("name"))
+    name = models.CharField(max_length=80, blank=True, validators=[validate_printable], verbose_name=_("name"))
     date = models.DateField(null=True, blank=True, verbose_name=_("date"))
 
     class Meta:
@@ -438,7 +438,8 @@ class Fixture(StatusMachine, models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("round"))
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("group"))
     position = models.PositiveSmallIntegerField(default=0, help_text=_("Board or bracket position in the round."), verbose_name=_("position"))
-    label = models.CharField(max_length=60, blank=True, help_text=_('e.g. "Final", "Third-place match".'), verbose_name=_("label"))
+    label = models.CharField(max_length=60, blank=True, validators=[validate_printable],
+                             help_text=_('e.g. "Final", "Third-place match".'), verbose_name=_("label"))
     home = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="home_fixtures", verbose_name=_("home")
     )

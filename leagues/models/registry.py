@@ -1,19 +1,39 @@
 """The federation's registry: clubs, players, their memberships, and the seasons (COMPETITIONS.md §1)."""
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from leagues.slugs import slug_q
 
+# Unicode categories a name may not hold: controls (NUL, tab, line breaks), invisible format
+# characters (a bidi override, a zero-width space), line and paragraph separators.
+UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def is_printable_text(value: str) -> bool:
+    """Whether ``value`` holds only characters a reader sees (spaces of any width allowed)."""
+    return not any(unicodedata.category(char) in UNPRINTABLE_CATEGORIES for char in value)
+
+
+def validate_printable(value: str) -> None:
+    """A name's rule, as the results import's (COMPETITIONS.md §6): printable text, so that
+    every page, download and re-import shows the same name. Raises ``ValidationError``."""
+    if not is_printable_text(value):
+        raise ValidationError(_("Use visible characters only: no tab, line break or invisible character."),
+                              code="not_printable")
+
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True, verbose_name=_("name"))
-    short_name = models.CharField(max_length=20, blank=True, verbose_name=_("short name"))
+    name = models.CharField(max_length=120, unique=True, validators=[validate_printable], verbose_name=_("name"))
+    short_name = models.CharField(max_length=20, blank=True, validators=[validate_printable],
+                                  verbose_name=_("short name"))
     slug = models.SlugField(max_length=140, unique=True, verbose_name=_("slug"))
     city = models.CharField(max_length=120, blank=True, verbose_name=_("city"))
     founded = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("founded"))
@@ -32,8 +52,8 @@ class Club(models.Model):
 class Player(models.Model):
     """A licensed player. The club is read from the membership history (``memberships``)."""
 
-    first_name = models.CharField(max_length=80, verbose_name=_("first name"))
-    last_name = models.CharField(max_length=80, verbose_name=_("last name"))
+    first_name = models.CharField(max_length=80, validators=[validate_printable], verbose_name=_("first name"))
+    last_name = models.CharField(max_length=80, validators=[validate_printable], verbose_name=_("last name"))
     licence_number = models.CharField(max_length=32, unique=True, verbose_name=_("licence number"))
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -17,7 +17,8 @@ Importing is idempotent and strict (§6): a pairing is the ordered (home, away) 
 entrant may appear more than once in a round; the same pairing twice in one round of one stage
 and group of a file is refused, and so is a row for a pairing that already has a result in that
 stage, group and round, unless ``update`` is given: then it is a correction (checked like any
-correction: a knockout result whose winner played on is refused). Results are official at once.
+correction: a knockout result whose winner played on is refused). Results are official at once. A text cell that begins with ``'`` loses it (the guard the site's
+own CSV downloads put before a text a spreadsheet would run, ``leagues.downloads.cells``).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from tqdm import tqdm
 
+from leagues.downloads.cells import csv_read
 from leagues.models import (
     Competition,
     Entrant,
@@ -47,6 +49,7 @@ from leagues.models import (
     Stage,
     TiebreakPreset,
     Venue,
+    is_printable_text,
 )
 from leagues.rules import standings
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
@@ -182,7 +185,7 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
         if len(values) != len(header):
             raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
                                   % {"values": len(values), "columns": len(header)})
-        raw = dict(zip(header, (v.strip() for v in values), strict=True))
+        raw = dict(zip(header, (csv_read(v.strip()) for v in values), strict=True))
         rows.append(_row(raw, line=line, competition=competition))
     if not rows:
         raise ImportFileError(2, None, _("no results after the header"))
@@ -206,7 +209,7 @@ def _text(raw: dict[str, str], column: str, *, line: int, max_length: int) -> st
     """The text of ``column``: printable (no NUL, no control character, no line break) and at
     most ``max_length`` characters (its column in the database), else ``ImportFileError``."""
     value = raw.get(column, "")
-    if not value.isprintable():
+    if not is_printable_text(value):
         raise ImportFileError(line, column, _("holds a control character (NUL, a line break...): %(value)r")
                                % {"value": value[:40]})
     if len(value) > max_length:

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from leagues.models import Competition, Season, TiebreakPreset
+from leagues.models import Competition, Season, TiebreakPreset, is_printable_text
 from leagues.selectors import competition_get
 from leagues.services.imports import ImportFileError, competition_new, parse_points, results_import
 from leagues.services.standings import standings_recompute
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         if season and (problem := slug_problem(season, max_length=Season._meta.get_field("slug").max_length)):
             raise CommandError(f"--season: {problem}", returncode=REFUSED)
         name_max = Competition._meta.get_field("name").max_length
-        if name is not None and (not name.strip() or not name.isprintable() or len(name) > name_max):
+        if name is not None and (not name.strip() or not is_printable_text(name) or len(name) > name_max):
             raise CommandError(_("--name: give a name of 1 to %(max)s printable characters") % {"max": name_max}, returncode=REFUSED)
         path = Path(file)
         try:
