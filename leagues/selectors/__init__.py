@@ -1,6 +1,8 @@
 """Reads of ``leagues``: keyword-only, typed, no writes."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
@@ -62,6 +64,39 @@ def standings_tables(*, competition: Competition) -> dict:
             **({"shared": True} if row.shared else {}),  # §5: only on rows that share a place
         })
     return {"competition": competition.slug, "tables": tables}
+
+
+# The API's standings row (``leagues.api.serializers.StandingRowSerializer``): key -> the value read.
+STANDING_ROW_VALUES = {
+    "position": "position", "entrant": "entrant__name", "entrant_id": "entrant_id", "club": "entrant__club__slug",
+    "played": "played", "won": "won", "drawn": "drawn", "lost": "lost", "goals_for": "goals_for",
+    "goals_against": "goals_against", "goal_difference": "goal_difference", "points": "points",
+    "discipline": "discipline", "tiebreak": "tiebreak", "tiebreak_criterion": "tiebreak_criterion",
+    "shared": "shared",
+}
+
+
+def standings_api_tables(*, competition: Competition) -> tuple[list[dict], datetime | None]:
+    """The stored standings in the API's shape, read as values (no model built per row: a
+    groups stage of 1,667 tables has 6,668 rows): one ``{"group": name or None, "rows": [...]}``
+    per group, each row the keys of ``STANDING_ROW_VALUES`` and ``withdrawn``; and the latest
+    ``computed_at`` (None with no row)."""
+    tables: list[dict] = []
+    by_group: dict = {}
+    computed_at = None
+    keys = list(STANDING_ROW_VALUES)
+    rows = (Standing.objects.filter(competition=competition)
+            .order_by("group__name", "position", "entrant__name")
+            .values_list("group__name", "computed_at", "entrant__withdrawn_at", *STANDING_ROW_VALUES.values()))
+    for group, computed, withdrawn_at, *values in rows:
+        if group not in by_group:
+            by_group[group] = {"group": group, "rows": []}
+            tables.append(by_group[group])
+        row = dict(zip(keys, values, strict=True))
+        row["withdrawn"] = withdrawn_at is not None
+        by_group[group]["rows"].append(row)
+        computed_at = max(computed_at, computed) if computed_at else computed
+    return tables, computed_at
 
 
 def live_matches_of(*, competition: Competition):
