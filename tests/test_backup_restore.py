@@ -3,6 +3,7 @@ fresh database gives back every figure (PostgreSQL, through a real worker; the e
 and the digest compared (``tests.bench.backup_season``) tells each part a restore could lose."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -38,13 +39,14 @@ def readme_backup_lines() -> list[str]:
     return block.group(1).splitlines()
 
 
-def readme_commands(first_word: str) -> list[str]:
-    """README's backup commands whose program (after any VAR=value) is ``first_word``."""
+def readme_commands(programs: str) -> list[str]:
+    """README's backup lines whose program (after any ``VAR=value``) is one of ``programs``
+    ("pg_dump|createdb"), in README's order."""
     def program(line: str) -> str:
         words = [w for w in shlex.split(line, comments=True) if not re.match(r"^[A-Z_]+=", w)]
         return words[0] if words else ""
 
-    return [line for line in readme_backup_lines() if program(line) in first_word.split("|")]
+    return [line for line in readme_backup_lines() if program(line) in programs.split("|")]
 
 
 def run_shell(line: str, *, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
@@ -151,44 +153,64 @@ def test_a_season_backed_up_and_restored_into_a_fresh_database_gives_back_every_
 # --- The embedded SQLite ---------------------------------------------------------------------------
 
 
+def sqlite_url(folder: Path) -> str:
+    return f"sqlite:///{folder / 'db.sqlite3'}"
+
+
 @pytest.fixture(scope="module")
 def filled_sqlite(tmp_path_factory) -> tuple[Path, dict]:
     """An embedded site's ``db.sqlite3``, migrated and filled with the season; its digest."""
     site = tmp_path_factory.mktemp("sqlite-site")
-    url = f"sqlite:///{site / 'db.sqlite3'}"
+    url = sqlite_url(site)
     out = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
                          env=tool_env(DATABASE_URL=url), capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     return site, digest_of(url, FILL_AND_DIGEST)
 
 
-def sqlite_url(folder: Path) -> str:
-    return f"sqlite:///{folder / 'db.sqlite3'}"
+@contextlib.contextmanager
+def site_running(site: Path, write: str):
+    """The embedded site at work: a write of its (``write``, a group's name) committed and still in
+    the WAL (its connection open, no checkpoint), as at any moment a backup may be taken."""
+    db = sqlite3.connect(site / "db.sqlite3")
+    try:
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        db.execute("INSERT INTO auth_group (name) VALUES (?)", (write,))
+        db.commit()
+        assert (site / "db.sqlite3-wal").stat().st_size > 0
+        yield
+    finally:
+        db.close()
 
 
 @pytest.mark.slow
-def test_the_sqlite_commands_back_up_and_restore_every_figure(filled_sqlite, tmp_path):
+def test_the_sqlite_commands_back_up_the_running_site_and_restore_every_figure(filled_sqlite, tmp_path):
     require_programs("sqlite3", "bash")
-    site, before = filled_sqlite
+    site, filled = filled_sqlite
+    assert not any(filled["pending"].values()) and filled["matches"][0]["log_rows"] > 10
     backup, restore = readme_commands("sqlite3")
-    run_shell(backup, env=tool_env(), cwd=site)  # README's line, in the site's folder
+    with site_running(site, "written during the sqlite3 backup"):
+        before = digest_of(sqlite_url(site))
+        run_shell(backup, env=tool_env(), cwd=site)  # README's line, in the site's folder
+    assert before["tables"]["auth_group"] == filled["tables"]["auth_group"] + 1
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     shutil.move(site / "backup.sqlite3", fresh / "backup.sqlite3")
     run_shell(restore, env=tool_env(), cwd=fresh)  # into a folder without a database
-    assert not any(before["pending"].values()) and before["matches"][0]["log_rows"] > 10
     assert digest_of(sqlite_url(fresh)) == before
 
 
 @pytest.mark.slow
-def test_pythons_sqlite_backup_copies_every_figure(filled_sqlite, tmp_path):
-    site, before = filled_sqlite
-    source, target = sqlite3.connect(site / "db.sqlite3"), sqlite3.connect(tmp_path / "db.sqlite3")
-    try:
-        source.backup(target)  # docs/operations.md's Python line
-    finally:
-        source.close()
-        target.close()
+def test_pythons_sqlite_backup_copies_the_running_site_whole(filled_sqlite, tmp_path):
+    site, _filled = filled_sqlite
+    with site_running(site, "written during Python's backup"):
+        before = digest_of(sqlite_url(site))
+        source, target = sqlite3.connect(site / "db.sqlite3"), sqlite3.connect(tmp_path / "db.sqlite3")
+        try:
+            source.backup(target)  # docs/operations.md's Python line
+        finally:
+            source.close()
+            target.close()
     assert digest_of(sqlite_url(tmp_path)) == before
 
 
