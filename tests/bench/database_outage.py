@@ -14,7 +14,8 @@ Then, over ``--before`` + ``--outage`` + ``--after`` seconds, an organiser recor
 ``--recordings`` results (the API and the page's form, in turn) and readers make ``--reads``
 reads (anonymous pages and standings already in the cache, pages and API lists that are not, a
 signed-in page, a page in Spanish), while the cluster is stopped (``pg_ctl stop -m fast``) for
-``--outage`` seconds and started again; a reader of the ``live`` process polls beside them.
+``--outage`` seconds and started again; a reader of the ``live`` process polls beside them,
+except while the cluster is away (the pool's connection then lies idle, broken by the stop).
 Each refused write is sent again once the cluster is back.
 
 Targets (a problem each, and exit 1): 0 × 500 and every request answered; every refused write a
@@ -233,9 +234,12 @@ def scenario(cluster: Cluster, *, log_dir: Path, outage_s: float, recordings: in
                 send(kind, clients[who], "GET", path.format(**names), headers={"Accept-Language": language or "en"})
 
         def poll_live(stop: threading.Event) -> None:
+            # silent while the cluster is away, so that the pool's connection lies idle, broken by
+            # the stop: the first read after the restart shows whether the pool reuses it
             client = faults.Client(live_base, timeout=30)
             while not stop.is_set():
-                send("live", client, "GET", "/api/competitions/")
+                if "stopping" not in marks or "back" in marks:
+                    send("live", client, "GET", "/api/competitions/")
                 time.sleep(0.5)
 
         done_polling = threading.Event()
@@ -288,16 +292,21 @@ def judge(log: list[Sent], writes: list[Sent], retries: list[Sent], marks: dict[
     def statuses(items: list[Sent]) -> dict[str, int]:
         return dict(sorted(Counter(str(s.reply.status) for s in items).items()))
 
+    failures = []
     for sent in log + retries:
         if (sent.reply.status >= 500 and sent.reply.status != 503) or sent.reply.status == 0:
-            problems.append(f"{sent.kind} {sent.path}: {sent.reply.status} {sent.reply.body[:200]!r}")
+            failures.append(f"{sent.kind} {sent.path}: {sent.reply.status} {sent.reply.body[:200]!r}")
         elif sent.reply.status == 503 and not well_refused(sent):
-            problems.append(f"{sent.kind} {sent.path}: a 503 without Retry-After or its body: "
+            failures.append(f"{sent.kind} {sent.path}: a 503 without Retry-After or its body: "
                             f"{sent.reply.headers} {sent.reply.body[:200]!r}")
+    if failures:
+        problems += [f"{len(failures)} answers 5xx (not 503), unanswered or a 503 without its parts; the first:",
+                     *failures[:10]]
     refused = [s for s in writes if s.reply.status == 503]
     odd = [s for s in writes if not accepted(s) and s.reply.status != 503]
     if odd:
-        problems.append(f"writes answered neither as accepted nor 503: {[(s.path, s.reply.status, s.reply.body[:300]) for s in odd][:5]}")
+        problems.append(f"{len(odd)} writes answered neither as accepted nor 503: "
+                        f"{[(s.path, s.reply.status, s.reply.body[:300]) for s in odd][:3]}")
     not_cached = [s for s in reads if s.kind == "cached" and s.reply.status != 200]
     if not_cached:
         problems.append(f"{len(not_cached)} cached reads not 200: {[(s.path, s.reply.status) for s in not_cached][:5]}")
