@@ -76,8 +76,9 @@ class OutageLog:
         self.since: float | None = None
         self.requests = 0
 
-    def met(self, exc: BaseException, request: HttpRequest) -> None:
-        """A request met the outage: an error the first time, then a debug line."""
+    def met(self, exc: BaseException, request: HttpRequest, *, answer: str = "503") -> None:
+        """A request met the outage (and was answered ``answer``): an error the first time, then
+        a debug line."""
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         with self._lock:
             first = self.since is None
@@ -85,10 +86,11 @@ class OutageLog:
                 self.since, self.requests = time.monotonic(), 0
             self.requests += 1
         if first:
-            logger.error("the database cannot be reached (%s): %s %s and the requests after it that need "
-                         "the database are answered 503 until it is back", reason, request.method, request.path)
+            logger.error("the database cannot be reached (%s): %s %s answered %s; until it is back a request "
+                         "that needs it is answered 503 (an anonymous cached page from the cache)", reason,
+                         request.method, request.path, answer)
         else:
-            logger.debug("the database is still away: %s %s answered 503", request.method, request.path)
+            logger.debug("the database is still away: %s %s answered %s", request.method, request.path, answer)
 
     def reached(self) -> None:
         """A connection was made: the outage, if there was one, is over."""
@@ -97,7 +99,7 @@ class OutageLog:
         with self._lock:
             since, requests, self.since = self.since, self.requests, None
         if since is not None:
-            logger.info("the database is back after %.1f s; %d requests met it away", time.monotonic() - since,
+            logger.info("the database is back after %.1f s; %d requests found it away", time.monotonic() - since,
                         requests)
 
 

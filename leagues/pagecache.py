@@ -251,7 +251,7 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
             entry = _outage_copy(request, name, found)
             if entry is None:
                 raise
-            OUTAGE.met(exc, request)
+            OUTAGE.met(exc, request, answer="from the cache")
             key = entry["key"]
         if entry is None or "content" not in entry:
             return None
