@@ -16,7 +16,9 @@ answers DRF and the project give when it does not, from what the operation is:
   (``schema_conflicts = True``: a lock held by another request, a result in the way...);
 - 414 (the HTTP server's page): an operation with query parameters, when they are too long;
 - 415 ``ErrorDetail``: an operation with a body sent as a type it does not read;
-- 429 ``ErrorDetail``: a throttled write (``throttle_scope``; reads are never throttled).
+- 429 ``ErrorDetail``: a throttled write (``throttle_scope``; reads are never throttled);
+- 503 ``Refusal`` (``"unavailable"``) with ``Retry-After``: every operation, while the database
+  cannot be reached (``config.database_outage``).
 
 A view states the rest itself with ``extend_schema(responses=...)`` (409 and 422
 ``Refusal``); a status it states without a body gets the body above. Throttles and
@@ -77,6 +79,8 @@ DESCRIPTIONS = {
     "415": "The body is of a media type the operation does not read.",
     "422": 'Refused: {"error": CODE, "detail": SENTENCE}.',
     "429": "Too many requests: `Retry-After` says when to try again.",
+    "503": 'The database cannot be reached just now: {"error": "unavailable", "detail": SENTENCE}; '
+           "`Retry-After` says when to try again.",
 }
 
 
@@ -112,6 +116,8 @@ class AutoSchema(openapi.AutoSchema):
                 "description": "The request line is too long for the HTTP server (gunicorn: over 4094 bytes).",
                 "content": {"text/html": {"schema": {"type": "string"}}},
             })
+        responses["503"].setdefault("headers", {})["Retry-After"] = {
+            "schema": {"type": "integer", "minimum": 1}, "description": "Seconds to wait before trying again."}
         if "401" in responses:
             responses["401"].setdefault("headers", {})["WWW-Authenticate"] = {
                 "schema": {"type": "string"}, "description": "Token"}
@@ -148,7 +154,7 @@ class AutoSchema(openapi.AutoSchema):
     def _error_schema(self, code: str) -> dict:
         if code == "400":
             return self._component("FieldErrors", FIELD_ERRORS)
-        if code in ("409", "422"):
+        if code in ("409", "422", "503"):
             return self._serializer_ref(RefusalSerializer)
         return self._serializer_ref(ErrorDetailSerializer)
 
@@ -173,4 +179,5 @@ class AutoSchema(openapi.AutoSchema):
             errors["409"] = self._error_schema("409")
         if getattr(self.view, "throttle_classes", None) and method in UNSAFE:  # reads are never throttled
             errors["429"] = self._error_schema("429")
+        errors["503"] = self._error_schema("503")  # the database away: any operation
         return errors

@@ -14,12 +14,14 @@
 """
 from __future__ import annotations
 
+from django import db
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from config.database_outage import is_unavailable
 from leagues.notifications.services import save_language, saved_language
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
@@ -36,6 +38,18 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _users_language(request: HttpRequest) -> str:
+    """The signed-in user's saved language, or "". While the database cannot be reached, ""
+    (the cookie's language stays, which holds the saved one): the view meets the outage
+    itself and is answered 503 in that language (``config.database_outage``)."""
+    try:
+        return saved_language(getattr(request, "user", None))
+    except db.Error as exc:  # a DatabaseError or an InterfaceError
+        if not is_unavailable(exc):
+            raise
+        return ""
+
+
 class UserLanguageMiddleware:
     """A signed-in user's saved language is the page's, and goes into the cookie."""
 
@@ -43,13 +57,13 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        code = saved_language(getattr(request, "user", None))
+        code = _users_language(request)
         if code and code != request.LANGUAGE_CODE:
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
         response = self.get_response(request)
         # after the view: a sign-in has just set request.user, whose choice is applied from now on
-        code = saved_language(getattr(request, "user", None))
+        code = _users_language(request)
         name = settings.LANGUAGE_COOKIE_NAME
         if code and name not in response.cookies and request.COOKIES.get(name) != code:
             response.set_cookie(

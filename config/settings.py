@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     # a write that met another and could not wait is a 409 busy, never a 500
     "leagues.middleware.BusyAsConflict",
+    # a view that met the database away is a 503 with Retry-After, never a 500
+    "config.database_outage.DatabaseUnavailable",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -130,12 +132,22 @@ TEMPLATES = [
     },
 ]
 
+# A connection kept (DB_CONN_MAX_AGE, DB_POOL) is checked before a request uses it, so that one
+# broken by a restart of the database is discarded, not reused: the site is right again at once.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
+# While the database cannot be reached a request that needs it is answered 503 with this
+# Retry-After (config.database_outage); a PostgreSQL that does not answer at all (a host down)
+# is given up after DB_CONNECT_TIMEOUT seconds, not the system's minutes of TCP retries.
+DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 10, minimum=1)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5, minimum=1))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several requests at once (runserver's threads, an import in
     # another process): readers never wait for a writer (WAL), a transaction takes the write
@@ -439,6 +451,7 @@ LOGGING = {
     "loggers": {
         "leagues": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "matches": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "config": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         # Django's own (requests, the dev server's lines): once, here, not again through the root
         "django": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO"), "propagate": False},
     },

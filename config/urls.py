@@ -22,6 +22,9 @@ def api_not_found(request, *args, **kwargs) -> JsonResponse:
     return JsonResponse({"detail": _("Not found.")}, status=404)
 
 
+# with DEBUG off, an error outside any view (a middleware's) that is the database away is a 503 too
+handler500 = "config.database_outage.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # the language switcher of every page posts here (config.language); no language prefix

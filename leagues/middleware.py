@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import logging
 
+from django import db
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from config.database_outage import answer_unavailable
 from leagues import pagecache
 from leagues.services.locks import is_transient
 
@@ -41,10 +43,17 @@ class AnonymousCacheMiddleware:
     standings API) from the cache before the session, the user and the CSRF machinery are
     loaded (``leagues.pagecache.early_answer``); anything else goes on to the view, which
     stores what it renders. Placed after the security headers' middlewares, which still
-    apply to what it answers."""
+    apply to what it answers. While the database cannot be reached it answers the page's last
+    rendering, or the 503 (``config.database_outage``): an error raised here would be a 500."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return pagecache.early_answer(request) or self.get_response(request)
+        try:
+            answer = pagecache.early_answer(request)
+        except db.Error as exc:  # a DatabaseError or an InterfaceError
+            answer = answer_unavailable(request, exc)
+            if answer is None:
+                raise
+        return answer or self.get_response(request)

@@ -16,6 +16,10 @@ a cookie is not stored. Every cached answer carries an ``ETag`` (the key's diges
 ``Last-Modified`` (when it was rendered) and ``Cache-Control: public, max-age=0,
 must-revalidate``: a client's conditional request with nothing new is a ``304`` that costs one
 query and one cache read. With the cache down (Redis unreachable), every request renders.
+
+While the database cannot be reached (``config.database_outage``) the scope cannot be read: an
+anonymous request is then answered with the page's last rendering in its language, which every
+rendering also keeps for ``OUTAGE_COPY_TTL`` seconds (``keep_for_outage``), or else a 503.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ import re
 import time
 from collections.abc import Callable
 
+from django import db
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -34,10 +39,13 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
+from config.database_outage import OUTAGE, is_unavailable
 from leagues.models import Competition, Entrant, Fixture, Group, Registration, Round, SignUp, Stage
 from matches.views import spectators_feed
 
 PAGE_TTL = 30  # seconds a cached page lives at most (the clock's and the live matches' part)
+# seconds a page's last rendering is kept, to answer anonymous readers while the database is away
+OUTAGE_COPY_TTL = 3600
 
 
 def _token_key(competition_id: int) -> str:
@@ -127,6 +135,7 @@ def cached_page(request: HttpRequest, *, name: str, scope: tuple,
                  "marks": {k: v for k, v in vars(response).items()
                            if k.startswith("_csp") or k == "xframe_options_exempt"}}
         cache.set(key, entry, PAGE_TTL)
+        keep_for_outage(f"page:{name}", request.get_full_path(), key=key, entry=entry)
     else:
         if not_modified(request, etag, entry["at"]):
             response = HttpResponseNotModified()
@@ -143,6 +152,18 @@ def scoped_key(name: str, scope: tuple, *more) -> str:
     """A cache key for ``name`` under ``scope`` in the current language: ``name:<digest>``."""
     raw = ":".join(str(part) for part in (*scope, get_language(), *more))
     return f"{name}:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def _outage_key(name: str, address: str) -> str:
+    raw = f"{name}:{get_language()}:{address}"
+    return f"outage-copy:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def keep_for_outage(name: str, address: str, *, key: str, entry: dict) -> None:
+    """Keeps ``entry`` (stored under ``key``) as the last rendering of ``name`` at ``address``
+    (a page's full path, the standings' slug) in the current language, for ``OUTAGE_COPY_TTL``
+    seconds: what ``early_answer`` serves while the database cannot be reached."""
+    cache.set(_outage_key(name, address), {**entry, "key": key}, OUTAGE_COPY_TTL)
 
 
 def not_modified(request: HttpRequest, etag: str, at: float) -> bool:
@@ -204,7 +225,9 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
     """A cached answer for an anonymous request of a cached page or of a match's feed
     (``matches.views.spectators_feed``), or ``None`` (then the view
     runs, and stores it). ``AnonymousCacheMiddleware`` asks this before the session and the
-    user are loaded: a hit costs the scope's query and one cache read."""
+    user are loaded: a hit costs the scope's query and one cache read. While the database
+    cannot be reached, a page's last rendering (``keep_for_outage``); without one, or for the
+    feed, the ``django.db`` error is raised (the middleware answers 503)."""
     if not cacheable_early(request):
         return None
     # the reader's language, as LocaleMiddleware (which comes after) would choose it: it is in the keys
@@ -217,15 +240,19 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
         found = pattern.match(request.path_info)
         if found is None:
             continue
-        if name == "standings-api":
-            if "html" in request.headers.get("Accept", ""):
-                return None  # the browsable API: rendered for a person, by the view
-            scope = competition_scope(found["slug"])
-            key = scoped_key("standings-api", scope) if scope is not None else None
-        else:
-            scope = competition_scope(found["slug"]) if name == "competition" else fixture_scope(int(found["pk"]))
-            key = scoped_key(f"page:{name}", scope, request.get_full_path()) if scope is not None else None
-        entry = cache.get(key) if key is not None else None
+        if name == "standings-api" and "html" in request.headers.get("Accept", ""):
+            return None  # the browsable API: rendered for a person, by the view
+        try:
+            key = _current_key(request, name, found)
+            entry = cache.get(key) if key is not None else None
+        except db.Error as exc:  # a DatabaseError or an InterfaceError
+            if not is_unavailable(exc):
+                raise
+            entry = _outage_copy(request, name, found)
+            if entry is None:
+                raise
+            OUTAGE.met(exc, request, answer="from the cache")
+            key = entry["key"]
         if entry is None or "content" not in entry:
             return None
         etag = f'"{key.rsplit(":", 1)[1]}"'
@@ -244,6 +271,21 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
         validators(response, etag, entry["at"])
         return response
     return None
+
+
+def _current_key(request: HttpRequest, name: str, found: re.Match) -> str | None:
+    """The cache key of the page ``name`` as the database says it is now (its scope's query)."""
+    if name == "standings-api":
+        scope = competition_scope(found["slug"])
+        return scoped_key("standings-api", scope) if scope is not None else None
+    scope = competition_scope(found["slug"]) if name == "competition" else fixture_scope(int(found["pk"]))
+    return scoped_key(f"page:{name}", scope, request.get_full_path()) if scope is not None else None
+
+
+def _outage_copy(request: HttpRequest, name: str, found: re.Match) -> dict | None:
+    if name == "standings-api":
+        return cache.get(_outage_key("standings-api", found["slug"]))
+    return cache.get(_outage_key(f"page:{name}", request.get_full_path()))
 
 
 def cacheable_early(request: HttpRequest) -> bool:

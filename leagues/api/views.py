@@ -221,6 +221,7 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
             # (``pagecache.early_answer``)
             entry = {"data": json.loads(body), "content": body, "type": "application/json", "at": time.time()}
             cache.set(key, entry, pagecache.PAGE_TTL)
+            pagecache.keep_for_outage("standings-api", slug, key=key, entry=entry)
         if pagecache.not_modified(request, etag, entry["at"]):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:

@@ -1,6 +1,6 @@
 """Faults and concurrency, measured (issue 14's targets; ``make faults``, not a test).
 
-``python -m tests.bench.faults [--only redis,worker,concurrency,sqlite] [--json]``
+``python -m tests.bench.faults [--only redis,worker,concurrency,sqlite,postgres] [--json]``
 
 Targets, each measured as a production site runs (gunicorn with ``DEBUG=0``, a redis-server,
 a celery worker and beat, all processes of their own that this script starts and stops,
@@ -24,6 +24,10 @@ against a scratch PostgreSQL database it creates and drops: ``--database-url``, 
   eager, the demo federation) with one player's two tabs racing the same move (201 and 409,
   or a replay), 50 spectators polling the demo's bot match and a results import running in
   another process: 0 × 5xx and no "database is locked" in the server's log.
+- **postgres**: a PostgreSQL cluster of the run's own stopped ``--pg-outage`` (10) seconds while
+  50 results are recorded and 200 reads made: 0 × 500, every refused write a 503 with
+  ``Retry-After``, every accepted write stored, cached reads 200, right again at once
+  (``tests.bench.database_outage``, run in a process of its own: its Django is on that cluster).
 
 Every scenario returns its figures and the problems it found (an answer of 5xx, a wrong row, a
 target missed); the script prints them and exits 1 when there is any problem. The scenarios
@@ -1013,7 +1017,22 @@ def drop_database(url: str) -> None:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(parts.path.lstrip("/"))))
 
 
-SCENARIOS = ("redis", "worker", "concurrency", "sqlite")
+def postgres_outage(*, log_dir: Path, outage_s: float = 10.0, recordings: int = 50, reads: int = 200,
+                    timeout: float = 900.0) -> dict[str, Any]:
+    """``tests.bench.database_outage`` in a process of its own; its figures and problems."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    done = subprocess.run([sys.executable, "-m", "tests.bench.database_outage", "--json", "--outage", str(outage_s),
+                           "--recordings", str(recordings), "--reads", str(reads), "--log-dir", str(log_dir)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    lines = done.stdout.strip().splitlines()
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, ValueError):
+        return {"figures": {}, "problems": [f"database_outage exited {done.returncode}: "
+                                            f"{(done.stdout + done.stderr)[-2000:]}"]}
+
+
+SCENARIOS = ("redis", "worker", "concurrency", "sqlite", "postgres")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1021,6 +1040,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SCENARIOS), help=f"comma-separated, of {', '.join(SCENARIOS)}")
     parser.add_argument("--database-url", default=os.environ.get("FAULTS_DATABASE_URL", DEFAULT_DATABASE_URL))
     parser.add_argument("--outage", type=float, default=30.0, help="seconds Redis is stopped")
+    parser.add_argument("--pg-outage", type=float, default=10.0, help="seconds PostgreSQL (its own cluster) is stopped")
     parser.add_argument("--recordings", type=int, default=120)
     parser.add_argument("--spectators", type=int, default=50)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database and the logs")
@@ -1034,17 +1054,19 @@ def main(argv: list[str] | None = None) -> int:
         print("faults: redis-server is not installed", file=sys.stderr)
         return 2
     log_dir = Path(tempfile.mkdtemp(prefix="botonera-faults-"))
-    ensure_database(args.database_url)
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.pop("REDIS_URL", None)  # this process's own tasks (set-up) run eagerly
-    os.environ.setdefault("DEBUG", "1")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
+    scratch = bool(set(chosen) - {"postgres"})  # the postgres scenario brings its own cluster
+    if scratch:
+        ensure_database(args.database_url)
+        os.environ["DATABASE_URL"] = args.database_url
+        os.environ.pop("REDIS_URL", None)  # this process's own tasks (set-up) run eagerly
+        os.environ.setdefault("DEBUG", "1")
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
 
-    django.setup()
-    from django.core.management import call_command
+        django.setup()
+        from django.core.management import call_command
 
-    call_command("migrate", "--noinput", verbosity=0)
+        call_command("migrate", "--noinput", verbosity=0)
     report: dict[str, Any] = {}
     problems: list[str] = []
     runs: dict[str, Callable[[], dict[str, Any]]] = {
@@ -1054,6 +1076,7 @@ def main(argv: list[str] | None = None) -> int:
         "concurrency": lambda: concurrency(database_url=args.database_url, log_dir=log_dir,
                                            recordings=args.recordings),
         "sqlite": lambda: sqlite_make_run(log_dir=log_dir, spectators=args.spectators),
+        "postgres": lambda: postgres_outage(log_dir=log_dir / "postgres", outage_s=args.pg_outage),
     }
     try:
         for name in chosen:
@@ -1073,11 +1096,12 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  PROBLEM {problem}")
                 sys.stdout.flush()
     finally:
-        from django.db import connections
+        if scratch:
+            from django.db import connections
 
-        connections.close_all()
-        if not args.keep:
-            drop_database(args.database_url)
+            connections.close_all()
+            if not args.keep:
+                drop_database(args.database_url)
     if args.json:
         print(json.dumps({"scenarios": report, "problems": problems}))
     print(f"faults: {len(problems)} problem(s); logs in {log_dir}", file=sys.stderr)

@@ -1,6 +1,7 @@
-"""Faults and concurrency (issue 14), as a production site meets them: each test starts its own
+"""Faults and concurrency, as a production site meets them: each test starts its own
 redis-server (never the shared one), gunicorn, celery worker and beat processes against the test
-database, breaks something, and checks the answers and the rows. The scenarios are
+database (the PostgreSQL outage: against a cluster of its own), breaks something, and checks the
+answers and the rows. The scenarios are
 ``tests.bench.faults``'s, smaller (``python -m tests.bench.faults`` measures the targets)."""
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 from django.db import connection
 
 from leagues.models import Fixture
-from tests.bench import faults
-from tests.conftest import _worker_env
+from tests.bench import database_outage, faults
+from tests.conftest import _require_services, _worker_env
 from tests.matches.test_online_integration import live_match, play_to_full_time
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -85,3 +86,32 @@ def test_concurrent_writes_through_the_api_are_answered_and_stored_right(databas
     assert figures["checkins"]["status"] == figures["checkins"]["status_second"] == "live"
     for part in ("checkins", "generation", "same_names"):
         assert figures[part]["answers_5xx_or_none"] == 0, part
+
+
+def test_postgresql_stopped_while_results_are_recorded_is_a_503_and_loses_nothing(tmp_path):
+    """PostgreSQL stopped 10 s while 50 results are recorded (the API and the page's form) and 200
+    reads made, on a cluster of the test's own (initdb in a temporary folder, its own port: the
+    server on 5432 serves on): no 500, every refused write a 503 with Retry-After, every accepted
+    write stored, the cached pages 200, and every answer normal once the cluster is back."""
+    try:
+        database_outage.postgres_bin()
+        if shutil.which("redis-server") is None:
+            raise RuntimeError("redis-server is not installed")
+    except RuntimeError as exc:
+        if _require_services():
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    out = faults.postgres_outage(log_dir=tmp_path, outage_s=10, recordings=50, reads=200)
+    no_problems(out)
+    figures = out["figures"]
+    assert figures["outage"]["port"] != 5432
+    assert figures["outage"]["stop_s"] + figures["outage"]["down_s"] >= 9.5
+    writes, retried, reads = figures["writes"], figures["retried_after_back"], figures["reads"]
+    assert writes["answered_500"] == 0 and reads["500"] == 0
+    assert writes["refused_503"] >= 10 and writes["accepted"] >= 10
+    assert writes["accepted"] + writes["refused_503"] == writes["sent"] == 50
+    assert retried["accepted"] == retried["sent"] == writes["refused_503"]
+    assert figures["accepted_writes_stored"] == figures["results_stored"] == 50
+    assert reads["by_kind"]["cached"] == {"200": 100}
+    assert reads["503"] >= 10 and figures["after_back"]["not_normal"] == 0
+    assert figures["live_pooled"]["after_back"] and set(figures["live_pooled"]["after_back"]) == {"200"}
