@@ -40,6 +40,7 @@ from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views import defaults
 
 logger = logging.getLogger(__name__)
@@ -165,8 +166,17 @@ class DatabaseUnavailable:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: the net under a middleware that met the outage outside any view (with
-    ``DEBUG`` off, where Django calls it), a 503 logged once; any other error Django's 500."""
+    """``handler500`` (with ``DEBUG`` off, where Django calls it): the net under a middleware
+    that met the outage outside any view, a 503 logged once; any other error (a database
+    error that is not an outage among them: a full disk, a bad query) a 500, logged with the
+    request by ``django.request`` as always, answered on the API (and to JSON callers) with
+    its JSON body ``{"error": "server_error", "detail": SENTENCE}``, elsewhere Django's page."""
     exc = sys.exc_info()[1]
     response = answer_unavailable(request, exc) if exc is not None else None
-    return defaults.server_error(request) if response is None else response
+    if response is not None:
+        return response
+    if answers_json(request):
+        return JsonResponse({"error": "server_error", "detail": _(
+            "Something went wrong on the server. It has been logged; try again, and if it happens again, "
+            "tell the site's administrators.")}, status=500)
+    return defaults.server_error(request)

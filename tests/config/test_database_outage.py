@@ -307,3 +307,26 @@ def test_kept_connections_are_checked_before_use_and_connecting_gives_up():
     assert out.returncode == 0, out.stderr
     assert "'connect_timeout': 3" in out.stdout and "'CONN_HEALTH_CHECKS': True" in out.stdout
     assert "'pool'" in out.stdout
+
+
+@pytest.mark.django_db
+def test_a_database_error_that_is_not_an_outage_is_a_logged_500_with_the_apis_json_body(settings, monkeypatch,
+                                                                                          caplog):
+    settings.DEBUG = False
+    full = as_django(sqlite3.OperationalError("database or disk is full"), driver=sqlite3)
+    assert not is_unavailable(full)
+
+    def disk_full(*args, **kwargs):
+        raise full
+
+    monkeypatch.setattr("leagues.api.views.CompetitionViewSet.get_queryset", disk_full)
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        response = client.get("/api/competitions/")
+    assert response.status_code == 500 and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == "server_error" and "logged" in response.json()["detail"]
+    logged = [r for r in caplog.records if r.name == "django.request"]
+    assert len(logged) == 1 and logged[0].status_code == 500 and logged[0].request.path == "/api/competitions/"
+    assert logged[0].exc_info[1] is full
+    page = client.get("/competitions/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200  # the pages do not use the API's queryset
