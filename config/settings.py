@@ -343,9 +343,13 @@ RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # The token first, for every view: DRF answers a refused authentication with the first class's
+    # challenge, so a wrong, expired or revoked token is a 401 with ``WWW-Authenticate: Token``
+    # everywhere (the session's class has no challenge: it would make it a 403). With no token,
+    # the browser's session (with CSRF) is used.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "leagues.api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON and forms; nesting too deep, numbers too large, a NUL in a text: a 400 (config.parsers)
