@@ -7,7 +7,8 @@ Environment variables (all optional; the defaults give the embedded set-up):
 - ``REDIS_URL``: Redis for the Celery broker and the cache. Unset: Celery tasks run in-process,
   eagerly, and the cache is local memory. Redis down is never an error of a request: the cache
   fails open and a task that cannot be sent is found later by the sweeper (README).
-- ``SECRET_KEY``: required when ``DEBUG`` is off.
+- ``SECRET_KEY``: required when ``DEBUG`` is off, and then at least 50 characters, 5 of them
+  different (a weaker key refuses to start, in one line: ``config.boot``).
 - ``DEBUG``: off unless set (``0``/``false``: production, with the settings ``manage.py check
   --deploy`` asks for); ``1``/``true`` for development (``make run`` and the tests set it).
 - ``ALLOWED_HOSTS``: comma-separated; default ``localhost,127.0.0.1,[::1]``.
@@ -53,12 +54,34 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# A production key as Django's deploy check wants it (security.W009): at least 50 characters, at
+# least 5 different ones, not a development key. With DEBUG off a weaker one refuses to start.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_DISTINCT = 5
+SECRET_KEY_DEVELOPMENT_PREFIX = "django-insecure-"
+
+
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` is too weak for production (a phrase that never quotes it), or None."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters, at least {SECRET_KEY_MIN_LENGTH} are needed"
+    if len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+        return f"it has {len(set(key))} different characters, at least {SECRET_KEY_MIN_DISTINCT} are needed"
+    if key.startswith(SECRET_KEY_DEVELOPMENT_PREFIX):
+        return f"it begins with {SECRET_KEY_DEVELOPMENT_PREFIX!r}, as development keys do"
+    return None
+
+
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "django-insecure-development-only-botonera-key-do-not-use-in-production"
+elif not DEBUG and (weakness := secret_key_weakness(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak for a site with DEBUG off: {weakness}; make one with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
