@@ -238,8 +238,14 @@ AUTHENTICATION_BACKENDS = [
 AXES_HANDLER = "config.lockout.LoginAttempts"
 # the pair (account, address) is locked after this many failures in a row...
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
-# ...and an address on its own after this many, whatever the accounts; never an account alone
+# ...and an address on its own after this many, whatever the accounts...
 LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 30, minimum=1)
+# ...and an account after this many in LOGIN_ACCOUNT_WINDOW, from any addresses: then it is locked
+# for the window's length for every address it has never signed in from, and its owner is told
+# (leagues.services.signins); the addresses of past sign-ins are axes' access log's
+LOGIN_FAILURE_LIMIT_PER_ACCOUNT = env_int("LOGIN_FAILURE_LIMIT_PER_ACCOUNT", 50, minimum=1)
+LOGIN_ACCOUNT_WINDOW = timedelta(hours=1)
+AXES_DISABLE_ACCESS_LOG = False  # the account's lock spares the addresses it has signed in from
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_RESET_ON_SUCCESS = True  # the pair's failures only (config.lockout.LoginAttempts)
