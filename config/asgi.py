@@ -7,7 +7,10 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from config.boot import BOOT_ERROR, settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+settings_or_exit(exit_code=BOOT_ERROR)  # a wrong setting: one line on stderr, and gunicorn stops
 django_application = get_asgi_application()  # sets Django up: the routes below import models
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402

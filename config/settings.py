@@ -7,7 +7,8 @@ Environment variables (all optional; the defaults give the embedded set-up):
 - ``REDIS_URL``: Redis for the Celery broker and the cache. Unset: Celery tasks run in-process,
   eagerly, and the cache is local memory. Redis down is never an error of a request: the cache
   fails open and a task that cannot be sent is found later by the sweeper (README).
-- ``SECRET_KEY``: required when ``DEBUG`` is off.
+- ``SECRET_KEY``: required when ``DEBUG`` is off, and then at least 50 characters, 5 of them
+  different (a weaker key refuses to start, in one line: ``config.boot``).
 - ``DEBUG``: off unless set (``0``/``false``: production, with the settings ``manage.py check
   --deploy`` asks for); ``1``/``true`` for development (``make run`` and the tests set it).
 - ``ALLOWED_HOSTS``: comma-separated; default ``localhost,127.0.0.1,[::1]``.
@@ -53,12 +54,34 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# A production key as Django's deploy check wants it (security.W009): at least 50 characters, at
+# least 5 different ones, not a development key. With DEBUG off a weaker one refuses to start.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_DISTINCT = 5
+SECRET_KEY_DEVELOPMENT_PREFIX = "django-insecure-"
+
+
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` is too weak for production (a phrase that never quotes it), or None."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters, at least {SECRET_KEY_MIN_LENGTH} are needed"
+    if len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+        return f"it has {len(set(key))} different characters, at least {SECRET_KEY_MIN_DISTINCT} are needed"
+    if key.startswith(SECRET_KEY_DEVELOPMENT_PREFIX):
+        return f"it begins with {SECRET_KEY_DEVELOPMENT_PREFIX!r}, as development keys do"
+    return None
+
+
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "django-insecure-development-only-botonera-key-do-not-use-in-production"
+elif not DEBUG and (weakness := secret_key_weakness(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak for a site with DEBUG off: {weakness}; make one with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -215,8 +238,14 @@ AUTHENTICATION_BACKENDS = [
 AXES_HANDLER = "config.lockout.LoginAttempts"
 # the pair (account, address) is locked after this many failures in a row...
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
-# ...and an address on its own after this many, whatever the accounts; never an account alone
+# ...and an address on its own after this many, whatever the accounts...
 LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 30, minimum=1)
+# ...and an account after this many in LOGIN_ACCOUNT_WINDOW, from any addresses: then it is locked
+# for the window's length for every address it has never signed in from, and its owner is told
+# (leagues.services.signins); the addresses of past sign-ins are axes' access log's
+LOGIN_FAILURE_LIMIT_PER_ACCOUNT = env_int("LOGIN_FAILURE_LIMIT_PER_ACCOUNT", 50, minimum=1)
+LOGIN_ACCOUNT_WINDOW = timedelta(hours=1)
+AXES_DISABLE_ACCESS_LOG = False  # the account's lock spares the addresses it has signed in from
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_RESET_ON_SUCCESS = True  # the pair's failures only (config.lockout.LoginAttempts)
@@ -343,9 +372,13 @@ RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # The token first, for every view: DRF answers a refused authentication with the first class's
+    # challenge, so a wrong, expired or revoked token is a 401 with ``WWW-Authenticate: Token``
+    # everywhere (the session's class has no challenge: it would make it a 403). With no token,
+    # the browser's session (with CSRF) is used.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "leagues.api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON and forms; nesting too deep, numbers too large, a NUL in a text: a 400 (config.parsers)

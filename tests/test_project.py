@@ -1,8 +1,11 @@
 """The project itself: settings from the environment, the deploy check, the purity contract."""
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +36,7 @@ def _settings_of(*names, **env):
 
 
 def test_debug_is_off_unless_set():
-    unset = _settings_of("DEBUG", SECRET_KEY="k" * 60)
+    unset = _settings_of("DEBUG", SECRET_KEY=secrets.token_urlsafe(50))
     assert unset.returncode == 0 and unset.stdout.split() == ["False"], unset.stderr
     assert _settings_of("DEBUG", SECRET_KEY="").returncode != 0  # and then a SECRET_KEY is required
     assert _settings_of("DEBUG", DEBUG="1").stdout.split() == ["True"]
@@ -45,8 +48,37 @@ def test_the_suite_runs_with_debug_set():
 
 def test_production_refuses_to_start_without_secret_key():
     proc = _run(["manage.py", "check"], DEBUG="0", SECRET_KEY="")
-    assert proc.returncode != 0
-    assert "SECRET_KEY must be set" in proc.stderr
+    assert proc.returncode == 1
+    assert proc.stderr == "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off\n"
+
+
+WEAK_KEYS = {
+    "five characters": ("s3cr7", "it has 5 characters, at least 50 are needed"),
+    "49 characters": (secrets.token_hex(25)[:49], "it has 49 characters, at least 50 are needed"),
+    "one character, 60 times": ("k" * 60, "it has 1 different characters, at least 5 are needed"),
+    "four characters, over and over": ("abcd" * 20, "it has 4 different characters, at least 5 are needed"),
+    "a development key": ("django-insecure-" + secrets.token_urlsafe(50), "it begins with 'django-insecure-'"),
+}
+
+
+@pytest.mark.parametrize("key, why", WEAK_KEYS.values(), ids=WEAK_KEYS.keys())
+def test_production_refuses_a_weak_secret_key_in_one_line(key, why):
+    settings_read = _settings_of("DEBUG", DEBUG="0", SECRET_KEY=key)
+    assert settings_read.returncode != 0 and "ImproperlyConfigured: SECRET_KEY is too weak" in settings_read.stderr
+    assert why in settings_read.stderr and key not in settings_read.stderr  # the key is never shown
+    for command, code in ((["manage.py", "check"], 1), (["-c", "import config.wsgi"], 3), (["-c", "import config.asgi"], 3)):
+        proc = _run(command, DEBUG="0", SECRET_KEY=key)
+        assert proc.returncode == code, (command, proc.stderr)  # 3: gunicorn's master stops, not retries
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("ImproperlyConfigured: SECRET_KEY is too weak"), proc.stderr
+        assert why in lines[0] and key not in lines[0]
+
+
+def test_a_strong_secret_key_starts_and_development_takes_any_key():
+    strong = _run(["manage.py", "check"], DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50))
+    assert strong.returncode == 0, strong.stderr
+    for key in ("s3cr7", "k" * 60):
+        assert _run(["manage.py", "check"], DEBUG="1", SECRET_KEY=key).returncode == 0
 
 
 def test_embedded_defaults_use_sqlite_and_eager_celery():

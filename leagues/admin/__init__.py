@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from leagues.admin import year  # noqa: F401  (registers the federation year's models)
 from leagues.models import (
     FIXED_AFTER_DRAW,
+    AccountLock,
     ApiToken,
     Club,
     ClubMembership,
@@ -399,6 +400,23 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "token_key"]
     readonly_fields = ["token_key", "user", "label", "created", "expiry"]
     exclude = ["digest", "password_stamp"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(AccountLock)
+class AccountLockAdmin(admin.ModelAdmin):
+    """Accounts locked for new addresses after too many failed sign-ins from many addresses
+    (``leagues.services.signins``): deleting a row lifts the lock (as ``manage.py
+    axes_reset_username USERNAME`` does); they are written only by the sign-ins."""
+
+    list_display = ["username", "locked_at", "until", "failures", "addresses"]
+    search_fields = ["username"]
+    readonly_fields = list_display
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -7,8 +7,8 @@ shown twice). A token dies at its expiry or when its user's password changes
 (``leagues.services.tokens``); a user sees and revokes theirs at ``/accounts/tokens/``.
 
 Guessing is bounded twice before any password is hashed: the address's rate on this endpoint
-(``THROTTLE_TOKEN_RATE``, a 429 from DRF) and the lockouts of ``config.lockout`` (a 429 with
-``"error": "locked_out"``). The browser uses its session (with CSRF) instead.
+(``THROTTLE_TOKEN_RATE``, a 429 from DRF) and the lockouts of ``config.lockout`` (the pair's,
+the address's and the account's across addresses: a 429 with ``"error": "locked_out"``). The browser uses its session (with CSRF) instead.
 """
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ class TokenRequestSerializer(serializers.Serializer):
         200: inline_serializer("Token", {"token": serializers.CharField(), "expiry": serializers.DateTimeField()}),
         400: OpenApiResponse(description="A field is missing or wrong, or the credentials are wrong."),
         429: OpenApiResponse(description="Too many attempts from this address, or this account is "
-                                         "locked for this address (`Retry-After` says for how long)."),
+                                         "locked for this address or for new addresses (`Retry-After` "
+                                         "says for how long)."),
     },
 )
 class ObtainTokenView(APIView):

@@ -18,7 +18,6 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
 from rest_framework.renderers import JSONRenderer
@@ -61,7 +60,6 @@ from matches.services.online import match_public
 from matches.services.play import PlayError
 
 from . import filters, serializers
-from .authentication import ApiTokenAuthentication
 from .permissions import OrganiserOrReadOnly
 
 
@@ -94,9 +92,7 @@ CONFLICT = OpenApiResponse(RefusalSerializer, description='The state refuses it:
 
 
 class ApiMixin:
-    # Token first: an anonymous write gets 401 with ``WWW-Authenticate: Token``; the browser's
-    # session still works (with CSRF) when no token is sent.
-    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
+    # the authentication is the API's default: the token, then the session (config.settings)
     permission_classes = [OrganiserOrReadOnly]
     schema_conflicts = True  # writes go through services that may refuse them with a 409 (config.api_schema)
 

@@ -16,13 +16,11 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, mixins, permissions, serializers, viewsets
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues.api.authentication import ApiTokenAuthentication
 from leagues.api.permissions import OrganiserOrReadOnly
 from leagues.api.views import CONFLICT, Refused
 from leagues.models import (
@@ -48,8 +46,6 @@ from leagues.services.registration import (
     sign_up_refuse,
     sign_up_withdraw,
 )
-
-AUTH = [ApiTokenAuthentication, SessionAuthentication]
 
 
 class FederationAdminOrReadOnly(permissions.BasePermission):
@@ -86,7 +82,6 @@ class RatingSerializer(serializers.ModelSerializer):
 
 @extend_schema(summary="Every rated player's current Glicko-2 rating, highest first")
 class RatingListView(generics.ListAPIView):
-    authentication_classes = AUTH
     serializer_class = RatingSerializer
 
     def get_queryset(self):
@@ -101,8 +96,6 @@ class RatingHistorySerializer(serializers.Serializer):
 
 @extend_schema(summary="A player's rating and its history, period by period", responses=RatingHistorySerializer)
 class RatingHistoryView(APIView):
-    authentication_classes = AUTH
-
     def get(self, request, player_id: int):
         player = generics.get_object_or_404(Player, pk=player_id)
         history = rating_history(player=player)
@@ -157,8 +150,6 @@ def ranking_payload(at: date | None) -> dict:
                parameters=[OpenApiParameter("at", OpenApiTypes.DATE, description="The day (YYYY-MM-DD).")],
                responses=RankingSerializer)
 class RankingView(APIView):
-    authentication_classes = AUTH
-
     def get(self, request):
         return Response(RankingSerializer(ranking_payload(_day(request))).data)
 
@@ -173,8 +164,6 @@ class RankPointSerializer(serializers.Serializer):
                parameters=[OpenApiParameter("at", OpenApiTypes.DATE, description="The last day (YYYY-MM-DD).")],
                responses=RankPointSerializer(many=True))
 class RankHistoryView(APIView):
-    authentication_classes = AUTH
-
     def get(self, request, player_id: int):
         player = generics.get_object_or_404(Player, pk=player_id)
         history = rank_history(player=player, at=_day(request))
@@ -190,7 +179,6 @@ class ScaleSerializer(serializers.ModelSerializer):
 
 @extend_schema(summary="The ranking's points by placing and its window (federation administrators change it)")
 class ScaleView(generics.RetrieveUpdateAPIView):
-    authentication_classes = AUTH
     permission_classes = [FederationAdminOrReadOnly]
     serializer_class = ScaleSerializer
 
@@ -206,7 +194,6 @@ class TierSerializer(serializers.ModelSerializer):
 
 @extend_schema(summary="Ranking tiers: a competition's tier multiplies its placings' points")
 class TierViewSet(viewsets.ModelViewSet):
-    authentication_classes = AUTH
     permission_classes = [FederationAdminOrReadOnly]
     serializer_class = TierSerializer
     queryset = RankingTier.objects.all()
@@ -255,7 +242,6 @@ class RegistrationSerializer(serializers.ModelSerializer):
                                  409: CONFLICT}),
 )
 class RegistrationView(generics.GenericAPIView):
-    authentication_classes = AUTH
     schema_conflicts = True  # a refused sign-up, a lock held: 409 (config.api_schema)
     permission_classes = [OrganiserOrReadOnly]
     serializer_class = RegistrationSerializer
@@ -304,7 +290,6 @@ class RefuseSerializer(serializers.Serializer):
                                     409: CONFLICT}),
 )
 class SignUpViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    authentication_classes = AUTH
     schema_conflicts = True  # a refused sign-up, a lock held: 409 (config.api_schema)
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = SignUpSerializer

@@ -1,6 +1,7 @@
 """The models of leagues, by domain: ``registry`` (clubs, players, seasons), ``competitions``
-(competitions to standings), ``year`` (ratings, ranking, sign-ups) and ``tokens``. Every model
-is imported from here: ``from leagues.models import Fixture``."""
+(competitions to standings), ``year`` (ratings, ranking, sign-ups), ``tokens`` and ``signins``
+(failed sign-ins counted per account). Every model is imported from here:
+``from leagues.models import Fixture``."""
 from matches.status import InvalidTransition
 
 from .competitions import (
@@ -38,6 +39,10 @@ from .registry import (
     is_printable_text,
     validate_printable,
 )
+from .signins import (
+    AccountLock,
+    SignInFailure,
+)
 from .tokens import (
     ApiToken,
 )
@@ -53,6 +58,7 @@ from .year import (
 )
 
 __all__ = [
+    "AccountLock",
     "ApiToken",
     "Club",
     "ClubMembership",
@@ -81,6 +87,7 @@ __all__ = [
     "Season",
     "SeedingMethod",
     "Side",
+    "SignInFailure",
     "SignUp",
     "Stage",
     "Standing",

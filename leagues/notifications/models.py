@@ -30,6 +30,7 @@ class Kind(models.TextChoices):
     SIGN_UP_CONFIRMED = "sign_up_confirmed", _("Sign-up confirmed")
     SIGN_UP_REFUSED = "sign_up_refused", _("Sign-up refused")
     SIGN_UP_MOVED_UP = "sign_up_moved_up", _("Moved up from the waiting list")
+    ACCOUNT_LOCKED = "account_locked", _("Your account locked for new addresses")
 
 
 class EmailStatus(models.TextChoices):

@@ -1,9 +1,13 @@
 """Brute force against a real server (issue 15's figure; a measure, not a test).
 
-``python -m tests.bench.bruteforce [--database-url URL] [--guessers 16] [--attempts 25] [--json]``
+``python -m tests.bench.bruteforce [--database-url URL] [--guessers 16] [--attempts 25] [--spread] [--json]``
 
 Target: an account is locked after at most 10 failures, whatever the number of parallel
 guessers, and other users' reads are unaffected: p95 under 0.5 s while 16 guessers guess.
+``--spread``: each guesser from an address of its own (``--guessers 60 --attempts 4``: one
+account guessed from 60 addresses, 4 guesses each, under every pair's and address's limit);
+target: at most ``LOGIN_FAILURE_LIMIT_PER_ACCOUNT`` (50) passwords checked, the owner told once,
+and the owner's own address (signed in from before the attack) still signs in.
 
 What it does, all on loopback:
 
@@ -22,8 +26,8 @@ What it does, all on loopback:
    ``POST /api/auth/token/``. The guesses whose password the server checked are counted from its
    database (the pair's failures: a refused guess writes nothing); a refused guess is a 429 (and
    so is a checked one that ended the count: its answer says locked, not wrong).
-5. **After**: the right password from the guessers' address (must be refused: 429) and from the
-   victim's own address (must sign in: 200 with a token).
+5. **After**: the right password from the guessers' address (``--spread``: an address no one
+   used; must be refused: 429) and from the victim's own address (must sign in: 200 with a token).
 
 It prints ``failures_checked`` (the guesses whose password was checked: at most 10 is the
 target), ``answered_wrong_password`` (200 with the form's error, or 400), ``refused_429``, ``errors_5xx``, the readers' p50/p95/max in ms, quiet and under attack,
@@ -50,6 +54,7 @@ from tests.bench.loadtest import HOST, ROOT, Server, ensure_database, percentile
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_load"
 VICTIM, PASSWORD = "bf-victim", "the-Right-password-7"
 ATTACKER, VICTIM_ADDRESS, READER = "203.0.113.7", "198.51.100.20", "198.51.100.30"
+SPREAD_PREFIX, UNUSED_ADDRESS = "192.0.2.", "192.0.2.254"  # --spread: guesser n is 192.0.2.(n + 1)
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TARGET_FAILURES, TARGET_P95_MS = 10, 500.0
 
@@ -103,7 +108,7 @@ def prepare(url: str) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from leagues.models import Competition
+    from leagues.models import AccountLock, Competition, SignInFailure
 
     call_command("migrate", "--noinput", verbosity=0)
     user = get_user_model().objects.filter(username=VICTIM).first() or get_user_model()(username=VICTIM)
@@ -112,14 +117,29 @@ def prepare(url: str) -> None:
     for i in range(5):
         Competition.objects.get_or_create(slug=f"bf-read-{i}", defaults={"name": f"Read me {i}"})
     AccessAttempt.objects.filter(ip_address__in=[ATTACKER, VICTIM_ADDRESS, READER]).delete()
+    AccessAttempt.objects.filter(ip_address__startswith=SPREAD_PREFIX).delete()
+    SignInFailure.objects.filter(username=VICTIM).delete()
+    AccountLock.objects.filter(username=VICTIM).delete()
 
 
-def failures_checked() -> int:
+def failures_checked(spread: bool) -> int:
+    """The passwords the server checked: the pair's failures, or (``--spread``) the account's."""
     from axes.models import AccessAttempt
     from django.db.models import Sum
 
+    from leagues.models import SignInFailure
+
+    if spread:
+        return SignInFailure.objects.filter(username=VICTIM).count()
     pair = AccessAttempt.objects.filter(username=VICTIM, ip_address=ATTACKER)
     return pair.aggregate(total=Sum("failures_since_start"))["total"] or 0
+
+
+def owner_told() -> int:
+    """The notices of the victim's account lock."""
+    from leagues.notifications.models import Kind, Notification
+
+    return Notification.objects.filter(user__username=VICTIM, kind=Kind.ACCOUNT_LOCKED).count()
 
 
 def collectstatic(url: str) -> None:
@@ -158,7 +178,7 @@ def run(args) -> dict:
                     errors.append(f"read {status}")
 
     def guesser(n: int):
-        client = Client(server.port, ATTACKER)
+        client = Client(server.port, f"{SPREAD_PREFIX}{n + 1}" if args.spread else ATTACKER)
         for i in range(args.attempts):
             kind = (n + i) % 3
             password = f"guess-{n}-{i}"
@@ -178,6 +198,8 @@ def run(args) -> dict:
 
     server.start()
     try:
+        known_first = Client(server.port, VICTIM_ADDRESS).token(VICTIM, PASSWORD)  # the owner's own address
+        told_before = owner_told()
         readers = [threading.Thread(target=reader, daemon=True) for _ in range(args.readers)]
         for t in readers:
             t.start()
@@ -191,8 +213,8 @@ def run(args) -> dict:
             t.join(args.time_limit)
         attack_s = time.perf_counter() - started
         phase["name"] = "after"
-        checked = failures_checked()
-        after_attacker = Client(server.port, ATTACKER).token(VICTIM, PASSWORD)
+        checked = failures_checked(args.spread)
+        after_attacker = Client(server.port, UNUSED_ADDRESS if args.spread else ATTACKER).token(VICTIM, PASSWORD)
         after_victim = Client(server.port, VICTIM_ADDRESS).token(VICTIM, PASSWORD)
         phase["stop"] = True
         for t in readers:
@@ -208,17 +230,26 @@ def run(args) -> dict:
         "other_statuses": sorted({s for s in statuses if s not in (200, 400, 429)}),
         "right_password_from_guessers_address": after_attacker,
         "right_password_from_victims_address": after_victim,
+        "owner_told": owner_told() - told_before,
     }
     for name, values in (("quiet", quiet), ("attack", attacked)):
         out[f"read_{name}_n"] = len(values)
         out[f"read_{name}_p50_ms"] = round(statistics.median(values), 1) if values else None
         out[f"read_{name}_p95_ms"] = percentile(values, 0.95)
         out[f"read_{name}_max_ms"] = round(max(values), 1) if values else None
+    target = settings_limit() if args.spread else TARGET_FAILURES
     out["ok"] = (
-        checked <= TARGET_FAILURES and out["errors_5xx"] == 0 and after_attacker == 429 and after_victim == 200
+        checked <= target and out["errors_5xx"] == 0 and after_attacker == 429 and after_victim == 200
+        and known_first == 200 and (out["owner_told"] == 1 or not args.spread)
         and out["read_attack_p95_ms"] is not None and out["read_attack_p95_ms"] < TARGET_P95_MS
     )
     return out
+
+
+def settings_limit() -> int:
+    from django.conf import settings
+
+    return settings.LOGIN_FAILURE_LIMIT_PER_ACCOUNT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,8 +262,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--spread", action="store_true", help="each guesser from an address of its own")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.spread and args.guessers > 253:
+        parser.error("--spread: at most 253 guessers (one address each)")
     out = run(args)
     if args.json:
         print(json.dumps(out))
