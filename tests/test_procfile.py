@@ -33,19 +33,12 @@ def serve_live(tmp_path, **env) -> tuple[subprocess.Popen, int]:
     proc = procfile.start("live", log=log, env={
         **_worker_env(connection.settings_dict["NAME"]), "DEBUG": "1", "LIVE_PORT": str(port),
         "LOG_LEVEL": "WARNING", **env})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log.read_text()
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                s.sendall(b"GET /api/matches/0/ HTTP/1.0\r\nHost: localhost\r\n\r\n")
-                if s.recv(12).startswith(b"HTTP/1."):
-                    return proc, port
-        except OSError:
-            pass
-        time.sleep(0.2)
-    stop_live(proc)
-    raise AssertionError(f"the live process did not answer: {log.read_text()}")
+    try:
+        procfile.wait_answering(proc, port, log)
+    except RuntimeError as exc:
+        stop_live(proc)
+        raise AssertionError(str(exc)) from None
+    return proc, port
 
 
 def stop_live(proc: subprocess.Popen) -> None:

@@ -4,8 +4,10 @@ benches and the fault tests run what a deployment runs, not a copy of it."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,3 +47,21 @@ def children(pid: int) -> set[int]:
         if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
             found.add(int(entry.name))
     return found
+
+
+def wait_answering(proc: subprocess.Popen, port: int, log: Path, *, timeout: float = 60.0) -> None:
+    """Returns once ``127.0.0.1:port`` answers HTTP; ``RuntimeError`` (with the log's end) when
+    ``proc`` exits first or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[-1]} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:
+                conn.sendall(b"GET /api/matches/0/ HTTP/1.0\r\nHost: localhost\r\n\r\n")
+                if conn.recv(12).startswith(b"HTTP/1."):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"nothing answered on port {port} within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
