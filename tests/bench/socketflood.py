@@ -29,7 +29,7 @@ What it does, on loopback:
    s) with the flood on, then resumed, and ``--flicks-after`` more flicks.
 
 Figures: the flood's attempts, sockets let in (at most the cap per worker), refusals by status,
-errors; each flick's delay from its commit to each watcher having it (p50/p95/max, during the
+failed handshakes (``error_``), sockets let in then lost (``dropped_``); each flick's delay from its commit to each watcher having it (p50/p95/max, during the
 flood and after the stall), deliveries missing, watchers closed; the workers' PIDs at the start
 and every PID seen, and gunicorn's ``WORKER TIMEOUT`` lines. It exits 1 when a watcher misses a
 flick or is closed, or a worker is replaced; 2 when the run cannot start. The run's rows are
@@ -157,10 +157,12 @@ async def flood(port: int, match_id: int, after: int, count: int, retry_every: f
         first = True
         while True:
             counts["attempts"] += 1
+            inside = False
             try:
                 async with connect(url, origin=f"http://{HOST}:{port}", max_size=None, open_timeout=120,
                                    ping_interval=None, additional_headers={"X-Forwarded-For": FLOOD_ADDRESS}) as ws:
                     counts["let_in"] += 1
+                    inside = True
                     answered(first)
                     first = False
                     state["open"] += 1
@@ -176,7 +178,7 @@ async def flood(port: int, match_id: int, after: int, count: int, retry_every: f
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - counted: the flood goes on
-                counts[f"error_{type(exc).__name__}"] += 1
+                counts[f"{'dropped' if inside else 'error'}_{type(exc).__name__}"] += 1
             answered(first)
             first = False
             await asyncio.sleep(retry_every * (0.5 + rng.random()))
@@ -247,14 +249,15 @@ def start_live(args, log: Path) -> tuple[subprocess.Popen, int, set[int]]:
         env.pop(name, None)  # the defaults, and the line's own flags only
     if args.live_concurrency:
         env["LIVE_CONCURRENCY"] = str(args.live_concurrency)
-    expected = args.live_concurrency or int(env.get("LIVE_CONCURRENCY") or len(os.sched_getaffinity(0)))
     proc = procfile.start("live", env=env, log=log)
     procfile.wait_answering(proc, port, log)
-    deadline = time.monotonic() + 60
-    while len(workers := procfile.children(proc.pid)) < expected:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{len(workers)} live workers of {expected} started:\n{log.read_text()[-3000:]}")
+    workers, since, deadline = procfile.children(proc.pid), time.monotonic(), time.monotonic() + 60
+    while time.monotonic() - since < 2:  # the master has started its workers: none new for 2 s
         time.sleep(0.2)
+        if (now := procfile.children(proc.pid)) != workers:
+            workers, since = now, time.monotonic()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the live workers did not settle:\n{log.read_text()[-3000:]}")
     return proc, port, workers
 
 
@@ -422,10 +425,11 @@ def problems(figures: dict) -> list[str]:
 
 def print_figures(figures: dict) -> None:
     m, live, f, w = figures["machine"], figures["live"], figures["flood"], figures["watchers"]
-    print(f"socket flood against the Procfile's live ({live['workers']} workers; {m['cpus']} cores, load average "
+    print(f"socket flood against the Procfile's live (workers: {live['workers']}; {m['cpus']} cores, load average "
           f"{m['load_before']} before, {m['load_after']} after)")
-    answers = {k: v for k, v in f.items() if k.startswith(("refused_", "error_", "closed_"))}
-    pending = f.get("attempts", 0) - f.get("let_in", 0) - sum(v for k, v in answers.items() if not k.startswith("closed_"))
+    answers = {k: v for k, v in f.items() if k.startswith(("refused_", "error_", "closed_", "dropped_"))}
+    pending = f.get("attempts", 0) - f.get("let_in", 0) - sum(v for k, v in answers.items()
+                                                               if k.startswith(("refused_", "error_")))
     print(f"  flood from {FLOOD_ADDRESS}: {f['sockets']} sockets, {f.get('attempts', 0)} attempts, "
           f"{f.get('let_in', 0)} let in (at most {f['open_max']} open at once), {answers}, {pending} unanswered at "
           f"the end; the first {f['sockets']} answered in {f['first_wave_s']} s")
