@@ -69,7 +69,7 @@ async def refuse(scope, receive, send, *, limit: int) -> None:
     """Answers the handshake waiting on ``receive`` with 429 (or a close before accepting)."""
     if (await receive())["type"] != "websocket.connect":
         return  # gone before its handshake was read
-    if "websocket.http.response" not in scope.get("extensions", {}):
+    if "websocket.http.response" not in (scope.get("extensions") or {}):
         await send({"type": "websocket.close"})
         return
     body = _("Too many open connections to live matches from your address (at most %(limit)d). "

@@ -46,6 +46,7 @@ import os
 import random
 import resource
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -212,7 +213,10 @@ class Child:
     def finish(self, timeout: float = 120) -> dict:
         self.proc.stdin.close()
         self.proc.wait(timeout)
-        return json.loads(self.out.read_text())
+        try:
+            return json.loads(self.out.read_text())
+        finally:
+            shutil.rmtree(self.out.parent, ignore_errors=True)
 
     def kill(self) -> None:
         if self.proc.poll() is None:
