@@ -2,7 +2,8 @@
 WebSockets of live matches' watchers (``matches.routing``), from one server:
 ``gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker`` (Procfile), and
 ``manage.py runserver`` (daphne's) in development. A WebSocket from another site's page is
-refused (its ``Origin`` must be one of ``ALLOWED_HOSTS``)."""
+refused (its ``Origin`` must be one of ``ALLOWED_HOSTS``), and one beyond
+``LIVE_MAX_SOCKETS_PER_ADDRESS`` from one address first of all (``config.socket_limit``)."""
 import os
 
 from django.core.asgi import get_asgi_application
@@ -18,6 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from config.socket_limit import SocketsPerAddress  # noqa: E402
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -31,5 +33,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 application = ProtocolTypeRouter({
     "http": django_application,
-    "websocket": AllowedHostsOriginValidator(URLRouter([*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())])),
+    "websocket": SocketsPerAddress(AllowedHostsOriginValidator(
+        URLRouter([*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())]))),
 })

@@ -43,9 +43,14 @@ def client_address(request: HttpRequest) -> str | None:
     """The client's address: ``REMOTE_ADDR``, or, behind ``TRUSTED_PROXY_COUNT`` proxies, the
     address the outermost of them saw (``X-Forwarded-For`` counted from the right), as DRF's
     throttles read it with ``NUM_PROXIES``. A client's own ``X-Forwarded-For`` is ignored."""
-    remote = request.META.get("REMOTE_ADDR")
+    return forwarded_address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def forwarded_address(remote: str | None, forwarded: str | None) -> str | None:
+    """``client_address``'s rule on its parts: the connection's address (``remote``) and the
+    ``X-Forwarded-For`` header's value (``forwarded``, None without one), for a request or an
+    ASGI scope (``config.socket_limit``)."""
     count = settings.TRUSTED_PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
     if not count or not forwarded:
         return remote
     hops = [hop.strip() for hop in forwarded.split(",")]

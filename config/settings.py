@@ -341,6 +341,9 @@ else:
 LIVE_URL = os.environ.get("LIVE_URL", "").rstrip("/")
 LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "5"))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0.5"))
+# open WebSockets one client address may hold on one live process (config.socket_limit): the
+# next handshake is refused (429), before any database work; the address as TRUSTED_PROXY_COUNT says
+LIVE_MAX_SOCKETS_PER_ADDRESS = env_int("LIVE_MAX_SOCKETS_PER_ADDRESS", 100, minimum=1)
 # "module:Class" of a referee to use instead of simulation.rules.make_referee (tests, benchmarks).
 MATCHES_REFEREE_OVERRIDE = os.environ.get("MATCHES_REFEREE_OVERRIDE", "")
 # The task that makes an adjudicated online match's log official for whoever set it up
