@@ -12,13 +12,14 @@ and black), never broken:
   goes to the lowest-ranked eligible entrant of the lowest score group, "eligible" meaning
   that the others can then be paired under these rules (C.04.1 c, C.04.3 C.5);
 - ``colours``: no entrant home (or away) in three played games running, and its homes minus
-  its aways never past +2 or -2 after the round (C.04.1 f, g). C.04.3 lets the last round's
-  topscorers past these; here they hold in every round and the topscorer exception is the
-  one that leaves them: in the last round the colour preferences of topscorers (more than
-  half the maximum score, C.04.3 A.7) weigh nothing against their score group.
+  its aways never past +2 or -2 after the round (C.04.1 f, g), with the Dutch system's one
+  exception: in the last round a topscorer (more than half the maximum score, C.04.3 A.7)
+  may meet an entrant of the same absolute preference (C.3), one of the two then passing
+  the rule, as few as can be (C.10, C.11), so that the leaders still meet.
 
 Quality, as far as the absolute rules allow, in this order (C.04.3 C.6 to C.21 condensed):
-the fewest pairs across score groups, then the smallest score differences; colour
+the fewest pairs across score groups, then the smallest score differences; the fewest
+topscorers' colour exceptions; colour
 preferences (strong before mild, A.6); no float in the same direction twice running; and
 within a score group the top half against the bottom half (S1 against S2), a downfloater
 being the lowest of its group and meeting the highest of the group below. Colours are
@@ -184,6 +185,8 @@ def _allocate(a: _State, b: _State, options: list[str], prefs: tuple[tuple, tupl
         return _other(cb)
     if sa != sb:
         return ca if sa > sb else _other(cb)  # E.2: the stronger preference
+    if sa == 3 and abs(a.difference()) != abs(b.difference()):  # E.2: topscorers, the wider difference
+        return ca if abs(a.difference()) > abs(b.difference()) else _other(cb)
     for rnd in sorted(set(a.colours) & set(b.colours), reverse=True):
         if a.colours[rnd] != b.colours[rnd]:
             return _other(a.colours[rnd])  # E.3: alternate to the last round they differed
@@ -231,7 +234,7 @@ def pair_round(
 
 # the quality criteria of an edge's cost, the first weighing most (each packed above the sum of
 # all the later ones over a whole round)
-_CRITERIA = ("floats", "score_difference", "strong_colour", "mild_colour", "repeated_float",
+_CRITERIA = ("floats", "score_difference", "topscorer_colour_break", "strong_colour", "mild_colour", "repeated_float",
              "downfloater_rank", "half_order")
 
 
@@ -241,6 +244,11 @@ class _Bye:
 
 
 _BYE = _Bye()
+
+
+def _topscorer(state: _State, *, round_no: int, rounds: int, win_points: float) -> bool:
+    """More than half the maximum score before the last round (C.04.3 A.7)."""
+    return round_no == rounds > 1 and state.score > win_points * (round_no - 1) / 2
 
 
 def _bye_candidates(active: list, states: dict) -> list:
@@ -265,8 +273,7 @@ def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points
     for members in groups.values():
         for i, e in enumerate(members):
             position[e] = (i, len(members))
-    last = round_no == rounds and round_no > 1
-    top = win_points * (round_no - 1) / 2
+    topscorer = {e: _topscorer(states[e], round_no=round_no, rounds=rounds, win_points=win_points) for e in active}
     n = len(active)
     costs: list[tuple[Hashable, Hashable, tuple[int, ...], tuple]] = []
     prefs = {e: states[e].preference() for e in active}
@@ -278,15 +285,16 @@ def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points
             if y in a.opponents:
                 continue
             options = [c for c in (HOME, AWAY) if may[x][c] and may[y][_other(c)]]
-            if not options:
-                continue
-            colour = _allocate(a, b, options, (prefs[x], prefs[y]))
+            if not options and not (topscorer[x] or topscorer[y]):
+                continue  # C.3: only non-topscorers with the same absolute preference never meet
+            colour = _allocate(a, b, options or [HOME, AWAY], (prefs[x], prefs[y]))
+            breaks = (not may[x][colour]) + (not may[y][_other(colour)])  # C.10, C.11
             pair = (x, y) if colour == HOME else (y, x)
             gap = round(2 * abs(a.score - b.score))
             colour_cost = [0, 0]
             for me, mine in ((x, colour), (y, _other(colour))):
                 want, strength = prefs[me]
-                if want is None or want == mine or (last and states[me].score > top):
+                if want is None or want == mine:
                     continue
                 colour_cost[0 if strength >= 2 else 1] += 1
             (pa, ma), (pb, _) = position[x], position[y]
@@ -295,7 +303,7 @@ def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points
                 floater, order = ma - 1 - pa, pb
             else:  # S1 against S2
                 repeat, floater, order = 0, 0, abs(pb - pa - ma // 2)
-            cost = (1 if gap else 0, gap, colour_cost[0], colour_cost[1], repeat, floater, order)
+            cost = (1 if gap else 0, gap, breaks, colour_cost[0], colour_cost[1], repeat, floater, order)
             costs.append((x, y, cost, pair))
     pairs_max = n // 2 + 1
     width = len(_CRITERIA)

@@ -85,7 +85,29 @@ def test_no_legal_pairing_names_the_colour_rule():
     # 1 and 2 were home twice running, and have not met
     games = play(1, [(1, 3), (2, 4)], "hh") + play(2, [(1, 4), (2, 3)], "hh")
     with pytest.raises(NoLegalPairing) as raised:
-        pair_round([1, 2, 3, 4], games, round_no=3, rounds=3, bye_points=WIN)
+        pair_round([1, 2, 3, 4], games, round_no=3, rounds=4, bye_points=WIN)
+    assert raised.value.rule == "colours"
+
+
+def topscorers_home_twice():
+    """1 and 2 won three games, the last two at home, against 3, 4 and a withdrawn entrant
+    each: in round 4 they can only meet each other, and 3 only 4."""
+    return (play(1, [(4, 1), (3, 2), (5, 7), (6, 8)], "aadd") + play(2, [(1, 3), (2, 4), (8, 5), (7, 6)], "hhdd")
+            + play(3, [(1, 5), (2, 6), (3, 7), (4, 8)], "hhhh"))
+
+
+def test_the_last_rounds_topscorers_meet_past_the_colour_rule():
+    got = pair_round(list(range(1, 9)), topscorers_home_twice(), round_no=4, rounds=4, bye_points=WIN,
+                     withdrawn={5, 6, 7, 8})
+    # C.04.3 C.3: topscorers (9 of 9 points) of the same absolute preference may meet in the
+    # last round; E.4 gives the higher ranked its colour
+    assert got.pairs == [(2, 1), (4, 3)]
+
+
+def test_before_the_last_round_topscorers_keep_the_colour_rule():
+    with pytest.raises(NoLegalPairing) as raised:
+        pair_round(list(range(1, 9)), topscorers_home_twice(), round_no=4, rounds=5, bye_points=WIN,
+                   withdrawn={5, 6, 7, 8})
     assert raised.value.rule == "colours"
 
 
@@ -118,6 +140,7 @@ class Record:
     """What the test knows of an open: scores, met pairs, colour sequences, byes."""
 
     def __init__(self):
+        self.topscorers: set = set()  # the last round's (C.04.3 A.7, C.3): past the colour rule
         self.score: dict = {}
         self.met: set = set()
         self.colours: dict = {}
@@ -133,8 +156,10 @@ class Record:
         return seq[-3:] != [colour] * 3 and abs(seq.count("H") - seq.count("A")) <= 2
 
     def may_meet(self, a, b):
-        return frozenset((a, b)) not in self.met and (
-            (self.may_take(a, "H") and self.may_take(b, "A")) or (self.may_take(a, "A") and self.may_take(b, "H")))
+        if frozenset((a, b)) in self.met:
+            return False
+        return bool(self.topscorers & {a, b}) or (self.may_take(a, "H") and self.may_take(b, "A")) or (
+            self.may_take(a, "A") and self.may_take(b, "H"))
 
     def bye_eligible(self, active):
         fresh = [e for e in active if not self.byes[e]]
@@ -190,6 +215,8 @@ def test_every_round_of_a_random_open_keeps_the_absolute_rules(open_):
             if rng.random() < 0.3:
                 withdrawn.add(rng.choice(entrants))
         active = [e for e in entrants if e not in withdrawn]
+        if round_no == rounds > 1:
+            record.topscorers = {e for e in active if record.score[e] > WIN * (round_no - 1) / 2}
         try:
             got = pair_round(entrants, games, round_no=round_no, rounds=rounds, bye_points=bye_points,
                              win_points=WIN, withdrawn=withdrawn)
@@ -202,7 +229,8 @@ def test_every_round_of_a_random_open_keeps_the_absolute_rules(open_):
         assert (got.bye is None) == (len(active) % 2 == 0)
         for home, away in got.pairs:
             assert frozenset((home, away)) not in record.met, "a rematch"
-            assert record.may_take(home, "H") and record.may_take(away, "A"), "a colour rule broken"
+            if not record.topscorers & {home, away}:
+                assert record.may_take(home, "H") and record.may_take(away, "A"), "a colour rule broken"
         if got.bye is not None:
             assert got.bye in record.bye_eligible(active), "a second bye while another has none"
         key = {e: (record.score[e], -entrants.index(e)) for e in active}
