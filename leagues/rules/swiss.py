@@ -19,19 +19,19 @@ and black), never broken:
 
 Quality, as far as the absolute rules allow, in this order (C.04.3 C.6 to C.21 condensed):
 the fewest pairs across score groups, then the smallest score differences; the fewest
-topscorers' colour exceptions; colour
-preferences (strong before mild, A.6); no float in the same direction twice running; and
-within a score group the top half against the bottom half (S1 against S2), a downfloater
-being the lowest of its group and meeting the highest of the group below. Colours are
+topscorers' colour exceptions; colour preferences (strong before mild, A.6); no float in the
+same direction twice running; and within a score group the top half against the bottom half
+(S1 against S2), a downfloater being the lowest of its group and meeting the highest of the
+group below. Colours are
 allocated by C.04.3 E (both preferences; the stronger; alternate to the last round the two
 had different colours; the higher ranked's; the higher ranked's pairing number odd: home).
 
 Why our own engine on ``networkx.max_weight_matching`` rather than a library: the pairing
 is the competition core of the project (kept pure here), and the two Dutch-system packages on
 PyPI are young single-author projects made for chess (white/black, 1-½-0 scores, the float
-history left to the caller): ``caissify-pairings`` 0.5.0 (Apache-2.0, 13 releases, tested
-against bbpPairings by its author, itself built on networkx) and ``pairing-core`` 0.4.1
-(MIT, one release, called a release candidate by its own README, no tests in the wheel).
+history left to the caller), neither shipping its tests: ``caissify-pairings`` 0.5.0
+(Apache-2.0, 13 releases, checked against bbpPairings by its author, itself built on
+networkx) and ``pairing-core`` 0.4.1 (MIT, one release, a release candidate by its README).
 networkx (BSD) is well kept; the rules above are ours to test, and the property test in
 ``tests/leagues/rules/test_swiss.py`` holds every round to them. Each weight is the
 lexicographic order of the criteria packed in one integer, so one matching settles them all.
