@@ -6,8 +6,7 @@ For each size, ``--opens`` random opens (results won, drawn and lost at random, 
 a withdrawal now and then) are paired round after round, ``log2(n) + 2`` rounds; every
 round's pairing is timed (``time.perf_counter``, the engine alone: the history is built
 before the clock starts). Printed per size: the rounds paired, the median and the slowest
-round, against the targets of 1 s for 64 entrants and 10 s for 256. Round 1 is in the
-figures: the whole field is one score group, the matching's densest case.
+round, against the targets of 1 s for 64 entrants and 10 s for 256 (round 1 included).
 """
 from __future__ import annotations
 
