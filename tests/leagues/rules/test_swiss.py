@@ -12,6 +12,7 @@ import math
 
 import networkx as nx
 import pytest
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,13 @@ from leagues.rules.swiss import Game, NoLegalPairing, pair_round
 BOUNDED = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 WIN, DRAW = 3, 1
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The messages read in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def play(round_no, pairs, results):
