@@ -64,7 +64,7 @@ def test_a_file_over_the_byte_limit_is_refused_by_its_size_before_it_is_read(tmp
     assert (exc.value.setting, exc.value.limit) == ("IMPORT_MAX_BYTES", 64)
 
 
-def test_a_file_of_exactly_the_byte_limit_is_imported(tmp_path, settings):
+def test_a_file_of_exactly_the_byte_limit_is_imported_and_one_byte_more_refused(tmp_path, settings):
     text = results_csv(3)
     settings.IMPORT_MAX_BYTES = len(text.encode())
     path = tmp_path / "exact.csv"
@@ -77,7 +77,7 @@ def test_a_file_of_exactly_the_byte_limit_is_imported(tmp_path, settings):
     assert not Competition.objects.filter(slug="limits-2").exists()
 
 
-def test_a_file_over_the_row_limit_is_refused_before_its_rows_are_checked(tmp_path, settings):
+def test_one_row_over_the_limit_is_refused_before_the_rows_are_checked_and_the_limit_imported(tmp_path, settings):
     settings.IMPORT_MAX_ROWS = 3
     path = tmp_path / "rows.csv"
     path.write_text(results_csv(3) + "T8,T9,1,not a number\n", encoding="utf-8")
@@ -89,11 +89,7 @@ def test_a_file_over_the_row_limit_is_refused_before_its_rows_are_checked(tmp_pa
     with pytest.raises(ImportTooLarge, match="IMPORT_MAX_ROWS"):  # a text in memory, the same limit
         results_import(text=results_csv(4), competition=competition_new(slug="text", name="Text"))
     assert nothing_saved()
-
-
-def test_a_file_of_exactly_the_row_limit_is_imported_blank_lines_not_counted(tmp_path, settings):
-    settings.IMPORT_MAX_ROWS = 3
-    path = tmp_path / "rows.csv"
+    # exactly the limit is imported; blank lines are not rows of results
     path.write_text(results_csv(3).replace("\n", "\n\n", 2), encoding="utf-8")
     imported(path)
     assert Result.objects.filter(fixture__competition__slug="limits").count() == 3
