@@ -11,6 +11,9 @@ LOAD_ARGS         ?= --matches 200 --actions 25
 # the scale bench: its own scratch database; the server's cache in REDIS_URL when set
 SCALE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_scalebench
 SCALE_ARGS         ?=
+# the bounded import (peak memory, refusals): its own scratch database, created when missing
+IMPORT_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_importbench
+IMPORT_BENCH_ARGS         ?=
 # the A/B check against the previous commit: two scratch databases <name>_a and _b
 AB_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_abbench
 AB_ARGS         ?=
@@ -59,6 +62,7 @@ bench: $(STAMP)
 	DATABASE_URL=$(LOAD_DATABASE_URL) REDIS_URL= $(PY) -m tests.bench.online --latency 200 --whole-match
 	$(PY) -m tests.bench.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 	$(PY) -m tests.bench.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
+	$(PY) -m tests.bench.importbench --database-url $(IMPORT_BENCH_DATABASE_URL) $(IMPORT_BENCH_ARGS)
 
 # faults and concurrency against its own redis-server, gunicorn, worker and beat 
 faults: $(STAMP)

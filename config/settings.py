@@ -373,6 +373,12 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
 RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
 
+# --- Results imports (leagues.services.import_files) -------------------------------------
+# The largest file an import takes, in bytes (20 MiB) and in rows of results after the header;
+# a larger one is refused before it is read whole (the command and the site's upload alike).
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
+IMPORT_MAX_ROWS = env_int("IMPORT_MAX_ROWS", 250_000, minimum=1)
+
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     # The token first, for every view: DRF answers a refused authentication with the first class's

@@ -69,6 +69,18 @@ def _fresh_throttles(monkeypatch):
     monkeypatch.setattr(SimpleRateThrottle, "cache", LocMemCache(f"throttles-{os.getpid()}-{time.monotonic_ns()}", {}))
 
 
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: a request in another one (the locale middleware
+    activates the reader's language and leaves it active in the thread) does not carry over."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 STUB_REFEREE = "tests.matches.stub_referee:StubReferee"
 
 

@@ -4,10 +4,10 @@ of thousands of placeholders or converting every value through the ORM's generic
 ``objects_insert(model, objs)`` inserts unsaved model objects in one ``COPY`` on PostgreSQL
 and with one prepared statement run for each row on SQLite (``executemany``);
 ``rows_insert(model, columns, rows)`` does the same for plain tuples. Neither sets the
-objects' primary keys: a caller that needs them reads them back by a key it knows unique
-(``leagues.services.imports`` reads the fixtures back by round, group and position). Both
-run in the caller's transaction; a constraint broken raises ``IntegrityError`` as ``save``
-would, and the transaction is rolled back whole.
+objects' primary keys: a caller that needs them reserves them first with ``ids_reserve`` and
+sets them (``objects_insert(..., with_pk=True)``), as ``leagues.services.imports`` does for the
+fixtures its results point to. All run in the caller's transaction; a constraint broken raises
+``IntegrityError`` as ``save`` would, and the transaction is rolled back whole.
 """
 from __future__ import annotations
 
@@ -43,13 +43,37 @@ def rows_insert(model: type[Model], columns: Sequence[str], rows: Iterable[Seque
             cursor.executemany(f"INSERT INTO {target} VALUES ({', '.join(['%s'] * len(columns))})", rows)
 
 
-def objects_insert(model: type[Model], objs: Sequence[Model]) -> None:
-    """Inserts the unsaved ``objs`` (every concrete field but the automatic primary key, with
-    ``auto_now``/``auto_now_add`` and defaults applied as ``save`` applies them)."""
+def ids_reserve(model: type[Model], count: int) -> list[int]:
+    """``count`` new ids of ``model``'s automatic primary key, in increasing order, that no
+    other row takes: from its sequence on PostgreSQL; on SQLite after the largest id the table
+    has had (the caller's transaction holds the database's write lock, and inserts these ids
+    before it reserves more)."""
+    if count <= 0:
+        return []
+    connection = connections[router.db_for_write(model)]
+    table, column = model._meta.db_table, model._meta.pk.column
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                           [connection.ops.quote_name(table), column, count])
+            return sorted(row[0] for row in cursor.fetchall())
+        # AUTOINCREMENT: the table's sequence never goes back, even when its last rows are deleted
+        cursor.execute(f"SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = %s), 0), "
+                       f"COALESCE((SELECT MAX({connection.ops.quote_name(column)}) FROM "
+                       f"{connection.ops.quote_name(table)}), 0))", [table])
+        last = cursor.fetchone()[0]
+    return list(range(last + 1, last + 1 + count))
+
+
+def objects_insert(model: type[Model], objs: Sequence[Model], *, with_pk: bool = False) -> None:
+    """Inserts the unsaved ``objs`` (every concrete field, with ``auto_now``/``auto_now_add``
+    and defaults applied as ``save`` applies them; the automatic primary key only ``with_pk``,
+    set from ``ids_reserve``)."""
     if not objs:
         return
     connection = connections[router.db_for_write(model)]
-    fields = [f for f in model._meta.concrete_fields if not (f.primary_key and f.get_internal_type().endswith("AutoField"))]
+    fields = [f for f in model._meta.concrete_fields
+              if with_pk or not (f.primary_key and f.get_internal_type().endswith("AutoField"))]
     plain = [f.get_internal_type() in _PLAIN for f in fields]
     rows = []
     for obj in objs:

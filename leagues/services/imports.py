@@ -1,12 +1,15 @@
 """The results CSV organisers bring (COMPETITIONS.md §6), imported whole or not at all.
 
-``results_parse`` reads and checks every line first, and ``results_check`` checks the file
-against what is stored (the entrants' names, the results already there), both before any write;
-``results_import`` then writes the competition (with ``create``), its stages, groups, rounds,
-entrants, fixtures and official results in one short transaction, which checks again under the
-competition's lock. The rows that make new fixtures are written in bulk (the entrants and
-groups in a few statements, the fixtures, results and history entries by ``COPY`` on
-PostgreSQL, see ``leagues.services.bulk``), each adjudicated through the same pure rules
+The file is a ``ResultsFile`` (``leagues.services.import_files``): refused at once over
+``IMPORT_MAX_BYTES`` or ``IMPORT_MAX_ROWS``, and read a line at a time. ``results_parse``
+reads and checks every line first, keeping each row compact, and ``results_check`` checks the
+file against what is stored (the entrants' names, the results already there), both before any
+write; ``results_import`` then writes the competition (with ``create``), its stages, groups,
+rounds, entrants, fixtures and official results in one short transaction, which checks again
+under the competition's lock. The rows that make new fixtures are written in bulk, ``BATCH``
+at a time so that memory stays flat (the entrants and groups a statement a batch, the
+fixtures, results and history entries by ``COPY`` on PostgreSQL, see
+``leagues.services.bulk``), each adjudicated through the same pure rules
 (``leagues.rules.official``); a row for a fixture there already goes through the checks of a
 correction one by one. The first problem found raises ``ImportFileError`` naming the line (the
 header is line 1) and the column; nothing of the file is saved. On SQLite (the embedded
@@ -23,13 +26,13 @@ own CSV downloads put before a text a spreadsheet would run, ``leagues.downloads
 from __future__ import annotations
 
 import csv
-import io
+import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db import router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
@@ -53,8 +56,9 @@ from leagues.models import (
 )
 from leagues.rules import standings
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
-from leagues.services.bulk import objects_insert
+from leagues.services.bulk import ids_reserve, objects_insert, rows_insert
 from leagues.services.history import change_record, fixture_state
+from leagues.services.import_files import ImportFileError, ResultsFile
 from leagues.services.locks import lock_competition
 from leagues.services.results import (
     ResultConflict,
@@ -85,20 +89,7 @@ ROUND_NAME_MAX = Round._meta.get_field("name").max_length
 ROUND_NUMBER_MAX = 32767  # Round.number
 
 
-class ImportFileError(ValueError):
-    """A file refused whole: ``line`` (1 is the header) and ``column`` say where."""
-
-    def __init__(self, line: int, column: str | None, message: str):
-        self.line, self.column, self.message = line, column, message
-        shown = column if column is None or column.isprintable() else repr(column)
-        if column:
-            where = _("line %(line)s, column %(column)s") % {"line": line, "column": shown}
-        else:
-            where = _("line %(line)s") % {"line": line}
-        super().__init__(f"{where}: {message}")
-
-
-@dataclass
+@dataclass(slots=True)
 class ResultRow:
     line: int
     home: str
@@ -125,7 +116,6 @@ class ImportSummary:
     created: bool
     results: int
     entrants_created: int
-    rows: list[ResultRow] = field(default_factory=list)
 
 
 def is_knockout_stage(name: str, *, competition: Competition) -> bool:
@@ -154,10 +144,15 @@ def _whole(raw: str, *, line: int, column: str, default: int | None) -> int | No
     return int(raw)
 
 
-def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
-    """Reads the CSV ``text`` and checks every line against §4-6 under ``competition``'s rules
-    (which need not be saved yet). Raises ``ImportFileError`` at the first problem."""
-    reader = csv.reader(io.StringIO(text))
+def results_parse(lines: Iterable[str], *, competition: Competition) -> list[ResultRow]:
+    """Reads the CSV ``lines`` (``ResultsFile.lines()``: one at a time, never the whole text)
+    and checks every line against §4-6 under ``competition``'s rules (which need not be saved
+    yet). Raises ``ImportFileError`` at the first problem.
+
+    The rows are kept compact, as the whole file is checked before anything is written: a
+    ``ResultRow`` has slots, and the rows that name the same entrant, stage, group, round or
+    date hold the same object (about 200 bytes a row)."""
+    reader = csv.reader(lines)
     try:
         header = next(reader)
     except StopIteration:
@@ -178,6 +173,8 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
             raise ImportFileError(1, name, _("required column missing"))
 
     rows: list[ResultRow] = []
+    same: dict = {}  # a text or date -> the one object every row holding it shares
+    knockout = functools.cache(lambda stage: is_knockout_stage(stage, competition=competition))
     for values in _csv_rows(reader):
         line = reader.line_num
         if not any(v.strip() for v in values):
@@ -186,11 +183,19 @@ def results_parse(text: str, *, competition: Competition) -> list[ResultRow]:
             raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
                                   % {"values": len(values), "columns": len(header)})
         raw = dict(zip(header, (csv_read(v.strip()) for v in values), strict=True))
-        rows.append(_row(raw, line=line, competition=competition))
+        row = _row(raw, line=line, competition=competition, knockout=knockout)
+        for name in _SHARED:
+            value = getattr(row, name)
+            setattr(row, name, same.setdefault(value, value))
+        rows.append(row)
     if not rows:
         raise ImportFileError(2, None, _("no results after the header"))
     _check_no_pairing_twice(rows, competition=competition)
     return rows
+
+
+# the fields of a row that many rows hold alike
+_SHARED = ("home", "away", "stage", "group", "round", "date", "outcome", "outcome_side")
 
 
 def _csv_rows(reader) -> Iterable[list[str]]:
@@ -231,16 +236,13 @@ def _round_label(raw: dict[str, str], *, line: int) -> str:
     return label
 
 
-def _pairing_key(row: ResultRow, *, competition: Competition) -> tuple:
-    stage = (row.stage or _default_stage(competition)).casefold()
-    return (stage, row.group.casefold(), (row.round or "1").casefold(), row.home.casefold(), row.away.casefold())
-
-
 def _check_no_pairing_twice(rows: list[ResultRow], *, competition: Competition) -> None:
     """The same (home, away) pairing twice in one round of one stage and group is refused."""
     seen: dict[tuple, int] = {}
+    fold = functools.cache(str.casefold)  # one folded text per name, shared by the keys
+    default = _default_stage(competition)
     for row in rows:
-        key = _pairing_key(row, competition=competition)
+        key = (fold(row.stage or default), fold(row.group), fold(row.round or "1"), fold(row.home), fold(row.away))
         if key in seen:
             raise ImportFileError(row.line, "away", _("%(home)s v %(away)s is already on line %(line)s for the same round; "
                                                       "a pairing is played once a round")
@@ -266,7 +268,7 @@ def _check_round(label: str, *, line: int) -> None:
         raise ImportFileError(line, "round", _("a round's name is at most 80 characters"))
 
 
-def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultRow:
+def _row(raw: dict[str, str], *, line: int, competition: Competition, knockout: Callable[[str], bool]) -> ResultRow:
     for column in ("home", "away"):
         if not raw.get(column):
             raise ImportFileError(line, column, _("is empty; give the entrant's name"))
@@ -307,7 +309,7 @@ def _row(raw: dict[str, str], *, line: int, competition: Competition) -> ResultR
             raise ImportFileError(line, "date", _("must be an ISO 8601 date such as 2024-05-18, not %(date)r")
                                    % {"date": raw["date"]}) from None
     rules = Rules(
-        knockout=is_knockout_stage(row.stage, competition=competition),
+        knockout=knockout(row.stage),
         extra_time=competition.extra_time, shootout=competition.shootout,
         shootout_kicks=competition.shootout_kicks,
         walkover_score=(competition.walkover_goals_for, competition.walkover_goals_against),
@@ -373,22 +375,42 @@ def season_for(rows: list[ResultRow]) -> Season | None:
     return Season.objects.filter(is_current=True).first()
 
 
+class CompetitionExists(ValueError):
+    """The competition an import is to create has a slug another holds: there before the
+    import, or made meanwhile by another import of the same slug."""
+
+    def __init__(self, slug: str):
+        self.slug = slug
+        super().__init__(_("a competition %(slug)r exists already; drop --create to add results to it")
+                         % {"slug": slug})
+
+
 def results_import(
     *,
-    text: str,
     competition: Competition,
+    file: ResultsFile | None = None,
+    text: str | None = None,
     recorded_by=None,
     update: bool = False,
     progress: Callable[[Iterable], Iterable] | None = None,
 ) -> ImportSummary:
-    """Imports the CSV ``text`` into ``competition`` (saved here when new: the ``--create``
-    case, with the venue ``table`` and the season of its dates unless one is set), all in one
+    """Imports the results ``file`` (or the CSV ``text``, taken as a file of its UTF-8 bytes,
+    within the same limits) into ``competition`` (saved here when new: the ``--create`` case,
+    with the venue ``table`` and the season of its dates unless one is set), all in one
     transaction. With ``update``, a row for a pairing that already has a result corrects it.
-    Raises ``ImportFileError``; then nothing is saved."""
+
+    Raises ``ImportFileError`` (``ImportTooLarge`` over ``IMPORT_MAX_BYTES`` or
+    ``IMPORT_MAX_ROWS``), or ``CompetitionExists`` when the competition to create took a slug
+    another import saved meanwhile; then nothing is saved. The file's rows are held (compact)
+    until the end, with the ids of its entrants and groups; the fixtures, results and history
+    entries it makes are built and written ``BATCH`` at a time."""
+    if (file is None) == (text is None):
+        raise TypeError("results_import takes a file or a text")
+    file = file or ResultsFile.of_text(text)
     created = competition.pk is None
     if not created:
         competition = Competition.objects.get(pk=competition.pk)
-    rows = results_parse(text, competition=competition)
+    rows = results_parse(file.lines(), competition=competition)
     results_check(rows, competition=competition, update=update)
     # the bar is drawn on a terminal only (disable=None), and for a file long enough to wait for
     progress = progress or (lambda it: tqdm(it, desc="results", unit="row", disable=True if len(rows) < 500 else None))
@@ -401,93 +423,147 @@ def results_import(
 
     with transaction.atomic():
         if created:
-            competition.save()
+            _competition_save(competition)
         competition = lock_competition(competition.pk)
-        entrants = {e.name.casefold(): e for e in competition.entrants.all()}
-        closed = bool(entrants)  # an existing field of entrants: an unknown name is a typo
-        fresh: dict[str, Entrant] = {}
-        for row in rows:
-            for column in ("home", "away"):
-                name = getattr(row, column)
-                if name.casefold() not in entrants and name.casefold() not in fresh:
-                    if closed:
-                        raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
-                                          % {"name": name, "competition": competition.slug})
-                    fresh[name.casefold()] = Entrant(competition=competition, name=name)
-        Entrant.objects.bulk_create(fresh.values(), batch_size=BATCH)
-        entrants.update(fresh)
-        new_entrants = len(fresh)
+        new_entrants = _rows_write(competition, rows, created=created, update=update, by=recorded_by, now=now,
+                                   progress=progress)
+        results = len(rows)
+        rows.clear()  # freed before the tasks sent on commit run (in this process in the embedded set-up)
+    return ImportSummary(competition=competition, created=created, results=results, entrants_created=new_entrants)
 
-        stages: dict[str, Stage] = {s.name.casefold(): s for s in competition.stages.all()}
-        groups: dict[tuple[int, str], Group] = {
-            (g.stage_id, g.name): g for g in Group.objects.filter(stage__competition=competition)}
-        members: dict[Group, set[Entrant]] = {}
-        existing = _Existing(competition, created=created)
-        made: list[tuple[Fixture, ResultRow]] = []  # fixtures this file makes, written at the end
-        rounds: dict[tuple[int, str], Round] = {}
-        positions: dict[tuple[int, int | None], int] = {}
-        next_order = max((s.order for s in stages.values()), default=0) + 1
 
-        lines: dict[int, int] = {}  # fixture id -> its line in the file
-        numbered: dict[str, int] = {}  # per stage, the highest round number of the file
-        for row in rows:
-            if (row.round or "1").isdigit():
-                stage_key = (row.stage or _default_stage(competition)).casefold()
-                numbered[stage_key] = max(numbered.get(stage_key, 0), int(row.round or "1"))
-        # the stages and groups the file names, made first (a few statements for the file)
-        new_groups: dict[tuple[int, str], Group] = {}
-        for row in rows:
-            stage_name = row.stage or _default_stage(competition)
-            stage = stages.get(stage_name.casefold())
-            if stage is None:
-                kind = (
-                    Stage.Kind.KNOCKOUT if is_knockout_stage(row.stage, competition=competition)
-                    else Stage.Kind.GROUPS if row.group else Stage.Kind.LEAGUE
-                )
-                stage = Stage.objects.create(competition=competition, order=next_order, name=stage_name, kind=kind)
-                stages[stage_name.casefold()] = stage
-                next_order += 1
-            if row.group and (stage.pk, row.group) not in groups:
-                groups[(stage.pk, row.group)] = new_groups[(stage.pk, row.group)] = Group(stage=stage, name=row.group)
-        Group.objects.bulk_create(new_groups.values(), batch_size=BATCH)
+def _rows_write(competition: Competition, rows: list[ResultRow], *, created: bool, update: bool, by, now,
+                progress: Callable[[Iterable], Iterable]) -> int:
+    """Writes the checked ``rows`` into ``competition`` (locked, in the caller's transaction):
+    its entrants, stages, groups and rounds, then the fixtures the file makes a batch at a
+    time and the corrections one by one; then the knockout checks and ``settle``. Returns the
+    number of entrants created; raises ``ImportFileError``."""
+    fold = functools.cache(str.casefold)
+    default = _default_stage(competition)
+    entrants, new_entrants = _entrants_of(competition, rows, fold=fold)
+    # a fixture's entrants, for its history entry: one object per entrant of a batch
+    entrant = functools.cache(lambda id_name: Entrant(pk=id_name[0], competition=competition, name=id_name[1]))
 
-        for row in progress(rows):
-            home, away = entrants[row.home.casefold()], entrants[row.away.casefold()]
-            stage_name = row.stage or _default_stage(competition)
-            stage = stages[stage_name.casefold()]
-            group = None
-            if row.group:
-                group = groups[(stage.pk, row.group)]
-                members.setdefault(group, set()).update((home, away))
-            rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(stage_name.casefold(), 0))
-            # a competition made by this file has no fixture yet (a pairing is once a round)
-            fixture = existing.fixture(rnd, group, home, away)
-            new = fixture is None
-            if new:
-                key = (rnd.pk, group.pk if group else None)
-                if key not in positions:
-                    positions[key] = existing.next_position(key)
-                day = row.date or rnd.date
-                made.append((Fixture(
-                    competition=competition, round=rnd, group=group, position=positions[key],
-                    home=home, away=away, date=day, kickoff_at=competition.kickoff_on(day), status_changed_at=now,
-                    playable_since=now,
-                ), row))
-                positions[key] += 1
-                continue
-            fixture.competition = competition
-            _import_row(fixture, row, update=update, by=recorded_by, now=now)
+    stages: dict[str, Stage] = {s.name.casefold(): s for s in competition.stages.all()}
+    members: dict[int, set[int]] = {}  # group id -> its entrants' ids
+    existing = _Existing(competition, created=created)
+    made: list[tuple[Fixture, ResultRow]] = []  # fixtures this file makes, written a batch at a time
+    rounds: dict[tuple[int, str], Round] = {}
+    positions: dict[tuple[int, int | None], int] = {}
+    next_order = max((s.order for s in stages.values()), default=0) + 1
+
+    lines: dict[int, int] = {}  # knockout fixture id -> its line in the file
+    numbered: dict[str, int] = {}  # per stage, the highest round number of the file
+    for row in rows:
+        if (row.round or "1").isdigit():
+            stage_key = fold(row.stage or default)
+            numbered[stage_key] = max(numbered.get(stage_key, 0), int(row.round or "1"))
+    # the stages and groups the file names, made first (a few statements for the file)
+    new_groups: dict[tuple[int, str], None] = {}
+    for row in rows:
+        stage_name = row.stage or default
+        stage = stages.get(fold(stage_name))
+        if stage is None:
+            kind = (
+                Stage.Kind.KNOCKOUT if is_knockout_stage(row.stage, competition=competition)
+                else Stage.Kind.GROUPS if row.group else Stage.Kind.LEAGUE
+            )
+            stage = Stage.objects.create(competition=competition, order=next_order, name=stage_name, kind=kind)
+            stages[fold(stage_name)] = stage
+            next_order += 1
+        if row.group:
+            new_groups[(stage.pk, row.group)] = None
+    groups = _groups_of(competition, new_groups)
+
+    for row in progress(rows):
+        home, away = entrants[fold(row.home)], entrants[fold(row.away)]
+        stage_name = row.stage or default
+        stage = stages[fold(stage_name)]
+        group_id = None
+        if row.group:
+            group_id = groups[(stage.pk, row.group)]
+            members.setdefault(group_id, set()).update((home[0], away[0]))
+        rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(fold(stage_name), 0))
+        # a competition made by this file has no fixture yet (a pairing is once a round)
+        fixture = existing.fixture(rnd, group_id, home[0], away[0])
+        if fixture is None:
+            key = (rnd.pk, group_id)
+            if key not in positions:
+                positions[key] = existing.next_position(key)
+            day = row.date or rnd.date
+            made.append((Fixture(
+                competition=competition, round=rnd, group_id=group_id, position=positions[key],
+                home=entrant(home), away=entrant(away), date=day, kickoff_at=competition.kickoff_on(day),
+                status_changed_at=now, playable_since=now,
+            ), row))
+            positions[key] += 1
+            if len(made) == BATCH:
+                lines.update(_write_made(made, by=by, now=now))
+                made.clear()
+                entrant.cache_clear()
+            continue
+        fixture.competition = competition
+        _import_row(fixture, row, update=update, by=by, now=now)
+        if stage.kind == Stage.Kind.KNOCKOUT:
             lines[fixture.pk] = row.line
-        _add_members(members, existing=existing.members())
-        _write_made(made, by=recorded_by, now=now)
-        lines.update({fixture.pk: row.line for fixture, row in made})
-        _check_knockouts_go_on(competition, lines)
-        try:
-            settle(competition=competition, by=recorded_by, now=now)
-        except ResultConflict as exc:
-            raise ImportFileError(rows[-1].line, None, exc.detail) from None
-    return ImportSummary(competition=competition, created=created, results=len(rows),
-                         entrants_created=new_entrants, rows=rows)
+    lines.update(_write_made(made, by=by, now=now))
+    _add_members(members, existing=existing.members())
+    _check_knockouts_go_on(competition, lines)
+    try:
+        settle(competition=competition, by=by, now=now)
+    except ResultConflict as exc:
+        raise ImportFileError(rows[-1].line, None, exc.detail) from None
+    return new_entrants
+
+
+def _competition_save(competition: Competition) -> None:
+    """Saves the new ``competition`` (in the caller's transaction); ``CompetitionExists`` when
+    its slug was taken meanwhile (another import committed it, or PostgreSQL made this insert
+    wait for the other one's commit)."""
+    try:
+        with transaction.atomic():
+            competition.save()
+    except IntegrityError:
+        if Competition.objects.filter(slug=competition.slug).exists():
+            raise CompetitionExists(competition.slug) from None
+        raise
+
+
+def _entrants_of(competition: Competition, rows: list[ResultRow], *, fold: Callable[[str], str]
+                 ) -> tuple[dict[str, tuple[int, str]], int]:
+    """Every entrant the rows name, by folded name -> (id, name), the new ones created (a
+    batch a statement), and how many are new. In a competition with entrants already, a name
+    that is none of them is a typo: ``ImportFileError``."""
+    entrants = {fold(name): (pk, name) for pk, name in competition.entrants.values_list("pk", "name")}
+    closed = bool(entrants)  # an existing field of entrants: an unknown name is a typo
+    fresh: dict[str, str] = {}
+    for row in rows:
+        for column in ("home", "away"):
+            name = getattr(row, column)
+            if fold(name) not in entrants and fold(name) not in fresh:
+                if closed:
+                    raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
+                                          % {"name": name, "competition": competition.slug})
+                fresh[fold(name)] = name
+    names = list(fresh.values())
+    for start in range(0, len(names), BATCH):
+        made = Entrant.objects.bulk_create([Entrant(competition=competition, name=name)
+                                            for name in names[start:start + BATCH]])
+        entrants.update({fold(e.name): (e.pk, e.name) for e in made})
+    return entrants, len(fresh)
+
+
+def _groups_of(competition: Competition, named: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """(stage id, group name) -> group id, of the competition's groups and of the ``named``
+    ones, those missing created (a batch a statement)."""
+    groups = {(stage_id, name): pk for pk, stage_id, name in
+              Group.objects.filter(stage__competition=competition).values_list("pk", "stage_id", "name")}
+    missing = [key for key in named if key not in groups]
+    for start in range(0, len(missing), BATCH):
+        made = Group.objects.bulk_create([Group(stage_id=stage_id, name=name)
+                                          for stage_id, name in missing[start:start + BATCH]])
+        groups.update({(g.stage_id, g.name): g.pk for g in made})
+    return groups
 
 
 BATCH = 1000  # rows a bulk statement writes at most
@@ -503,7 +579,7 @@ class _Existing:
         self._fixtures: dict[tuple, int] | None = None
         self._positions: dict[tuple, int] | None = None
 
-    def fixture(self, rnd: Round, group: Group | None, home: Entrant, away: Entrant) -> Fixture | None:
+    def fixture(self, rnd: Round, group_id: int | None, home_id: int, away_id: int) -> Fixture | None:
         """The fixture of the ordered pairing in this round and group (``_fixture_of``)."""
         if self.created:
             return None
@@ -511,9 +587,9 @@ class _Existing:
             self._fixtures = {}
             pairings = (self.competition.fixtures.exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.BYE))
                         .order_by("-pk").values_list("pk", "round_id", "group_id", "home_id", "away_id"))
-            for pk, round_id, group_id, home_id, away_id in pairings:
-                self._fixtures[(round_id, group_id, home_id, away_id)] = pk  # the first by pk wins
-        pk = self._fixtures.get((rnd.pk, group.pk if group else None, home.pk, away.pk))
+            for pk, *pairing in pairings:
+                self._fixtures[tuple(pairing)] = pk  # the first by pk wins
+        pk = self._fixtures.get((rnd.pk, group_id, home_id, away_id))
         return None if pk is None else Fixture.objects.select_related("round__stage", "home", "away").get(pk=pk)
 
     def next_position(self, key: tuple[int, int | None]) -> int:
@@ -534,14 +610,14 @@ class _Existing:
         return set(through.values_list("group_id", "entrant_id"))
 
 
-def _add_members(members: dict[Group, set[Entrant]], *, existing: set[tuple[int, int]]) -> None:
-    """Puts each entrant in the groups it played in, in a few statements for the file."""
+def _add_members(members: dict[int, set[int]], *, existing: set[tuple[int, int]]) -> None:
+    """Puts each entrant in the groups it played in (``members``: group id -> entrant ids), a
+    batch a statement."""
     through = Group.entrants.through
-    Group.entrants.through.objects.bulk_create([
-        through(group_id=group.pk, entrant_id=entrant.pk)
-        for group, entrants_of_group in members.items() for entrant in entrants_of_group
-        if (group.pk, entrant.pk) not in existing
-    ], batch_size=BATCH)
+    pairs = [(group_id, entrant_id) for group_id, entrant_ids in members.items() for entrant_id in entrant_ids
+             if (group_id, entrant_id) not in existing]
+    for start in range(0, len(pairs), BATCH):
+        rows_insert(through, ("group_id", "entrant_id"), pairs[start:start + BATCH])
 
 
 def results_check(rows: list[ResultRow], *, competition: Competition, update: bool) -> None:
@@ -611,37 +687,28 @@ def _official_of(fixture: Fixture, row: ResultRow) -> tuple[Recorded, Official]:
     return recorded, official
 
 
-def _write_made(made: list[tuple[Fixture, ResultRow]], *, by, now) -> None:
-    """Writes the fixtures the file makes with their official results and their history, a few
-    statements for the whole file (the results checked by ``_official_of``)."""
-    results, befores = [], []
+def _write_made(made: list[tuple[Fixture, ResultRow]], *, by, now) -> dict[int, int]:
+    """Writes a batch of the fixtures the file makes with their official results and their
+    history, three statements (the results checked by ``_official_of``); the fixtures' ids are
+    reserved first. Returns knockout fixture id -> its line in the file."""
+    for (fixture, _row), pk in zip(made, ids_reserve(Fixture, len(made)), strict=True):
+        fixture.pk = pk
+    results, changes = [], []
     for fixture, row in made:
         recorded, official = _official_of(fixture, row)
-        befores.append(fixture_state(fixture, result=None))
+        before = fixture_state(fixture, result=None)
         fixture.status, fixture.status_changed_by = status_of(recorded), by if getattr(by, "pk", None) else None
-        results.append(Result(fixture=fixture, **result_values(
+        result = Result(fixture=fixture, **result_values(
             fixture=fixture, recorded=recorded, official=official, source=Result.Source.IMPORT, match=None,
-            discipline=(row.home_discipline, row.away_discipline), by=by, now=now)))
-    objects_insert(Fixture, [fixture for fixture, _row in made])
-    if made:
-        # the new fixtures' ids, by their (round, group, position): new positions follow every
-        # position taken before in their round and group, so each key is the new fixture's
-        competition_id = made[0][0].competition_id
-        keys = {(f.round_id, f.group_id, f.position): f for f, _row in made}
-        for pk, round_id, group_id, position in (Fixture.objects.filter(competition_id=competition_id)
-                                                 .values_list("pk", "round_id", "group_id", "position")):
-            fixture = keys.get((round_id, group_id, position))
-            if fixture is not None:
-                fixture.pk, fixture._state.adding, fixture._state.db = pk, False, router.db_for_write(Fixture)
-    for (fixture, _row), result in zip(made, results, strict=True):
-        result.fixture_id = fixture.pk
+            discipline=(row.home_discipline, row.away_discipline), by=by, now=now))
+        results.append(result)
+        changes.append(FixtureChange(
+            fixture_id=fixture.pk, kind=FixtureChange.Kind.RESULT, at=now, by=by if getattr(by, "pk", None) else None,
+            reason=f"import, line {row.line}", before=before, after=fixture_state(fixture, result=result)))
+    objects_insert(Fixture, [fixture for fixture, _row in made], with_pk=True)
     objects_insert(Result, results)
-    objects_insert(FixtureChange, [
-        FixtureChange(fixture_id=fixture.pk, kind=FixtureChange.Kind.RESULT, at=now,
-                      by=by if getattr(by, "pk", None) else None, reason=f"import, line {row.line}",
-                      before=before, after=fixture_state(fixture, result=result))
-        for (fixture, row), result, before in zip(made, results, befores, strict=True)
-    ])
+    objects_insert(FixtureChange, changes)
+    return {fixture.pk: row.line for fixture, row in made if fixture.round.stage.kind == Stage.Kind.KNOCKOUT}
 
 
 def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> None:
@@ -670,7 +737,8 @@ def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> N
     fixtures = (competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
                 .exclude(status__in=(Fixture.Status.ANNULLED, Fixture.Status.CANCELLED))
                 .select_related("round__stage", "home", "away", "result")
-                .order_by("round__stage__order", "round__number", "position", "pk"))
+                .order_by("round__stage__order", "round__number", "position", "pk")
+                .iterator(chunk_size=BATCH))  # a bracket of any size, a batch in memory at a time
     beaten: dict[int, tuple[str, int | None]] = {}  # entrant -> where, and the line that says so
     seen_in_round: dict[tuple[int, int], int] = {}
     for fixture in fixtures:

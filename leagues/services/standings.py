@@ -79,6 +79,7 @@ def standing_tables(*, competition: Competition) -> list[Table]:
         .values_list("round__stage_id", "round__number", "group_id", "status", "home_id", "away_id", "result__id",
                      "result__home_goals", "result__away_goals", "result__home_discipline",
                      "result__away_discipline", "result__outcome", "result__outcome_side")
+        .iterator(chunk_size=2000)  # a season's results pass through, a chunk in memory at a time
     )
     for (stage_id, round_number, group_id, status, home, away, result_id, home_goals, away_goals, home_discipline,
          away_discipline, outcome, outcome_side) in fixtures:

@@ -1,13 +1,18 @@
 """``import_results`` and ``standings`` (COMPETITIONS.md §6-7), on the real files too."""
 import json
+import threading
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.utils import translation
 
+from leagues.management.commands import import_results as import_command
 from leagues.models import Competition, Entrant, Fixture, Result
+from tests.conftest import _require_services
 
 pytestmark = pytest.mark.django_db
 
@@ -211,3 +216,52 @@ def test_standings_text_prints_a_zero_goal_difference_as_0(tmp_path):
     assert rows["A"][7] == "0" and rows["B"][7] == "0"
     assert rows["C"][7] == "+2" and rows["D"][7] == "-2"
     assert "+0" not in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_creates_of_one_slug_at_once_the_loser_is_refused_in_one_line(tmp_path, monkeypatch):
+    """On PostgreSQL, two ``--create`` runs of one slug, each in its own connection, both past
+    the check that the slug is free before either saves: one creates the competition, the other
+    is the command's refusal (exit 2, the sentence of a slug taken), not an IntegrityError."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if _require_services():
+            pytest.fail("REQUIRE_SERVICES=1 but DATABASE_URL is not PostgreSQL")
+        pytest.skip("a race needs PostgreSQL (SQLite serialises every write)")
+    path = write(tmp_path, f"{HEADER}\nA,B,1,0\nC,D,2,2\n")
+    barrier = threading.Barrier(2)
+    looked_up = import_command.competition_get
+
+    def competition_get(**kwargs):
+        found = looked_up(**kwargs)
+        barrier.wait(10)  # both have found the slug free before either creates it
+        return found
+
+    monkeypatch.setattr(import_command, "competition_get", competition_get)
+    outcomes = []
+
+    def create():
+        try:
+            call_command("import_results", path, "--competition", "race", "--create", "--name", "Race",
+                         stdout=StringIO())
+            outcomes.append("created")
+        except CommandError as exc:
+            outcomes.append((exc.returncode, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - what the loser raised is the finding
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    monkeypatch.undo()
+    with pytest.raises(CommandError) as taken:  # the slug taken before the run: the same sentence
+        call_command("import_results", path, "--competition", "race", "--create", "--name", "Race",
+                     stdout=StringIO())
+    refusal = (2, "a competition 'race' exists already; drop --create to add results to it")
+    assert (taken.value.returncode, str(taken.value)) == refusal
+    assert sorted(outcomes, key=str) == sorted(["created", refusal], key=str)
+    assert Competition.objects.filter(slug="race").count() == 1
+    assert Result.objects.filter(fixture__competition__slug="race").count() == 2

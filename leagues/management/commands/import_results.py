@@ -2,17 +2,23 @@
 --points 3,1,0]`` (COMPETITIONS.md §6-7): a bad file is refused whole, nothing saved.
 
 Every refusal (a bad file, option or slug) exits 2 with one line saying what and where (the
-line and column, or the option), never a traceback."""
+line and column, or the option), never a traceback. A file over ``IMPORT_MAX_BYTES`` or
+``IMPORT_MAX_ROWS`` is refused before it is read whole (``leagues.services.import_files``)."""
 from __future__ import annotations
-
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Season, TiebreakPreset, is_printable_text
 from leagues.selectors import competition_get
-from leagues.services.imports import ImportFileError, competition_new, parse_points, results_import
+from leagues.services.import_files import ResultsFile
+from leagues.services.imports import (
+    CompetitionExists,
+    ImportFileError,
+    competition_new,
+    parse_points,
+    results_import,
+)
 from leagues.services.standings import standings_recompute
 from leagues.slugs import slug_problem
 
@@ -48,22 +54,29 @@ class Command(BaseCommand):
         name_max = Competition._meta.get_field("name").max_length
         if name is not None and (not name.strip() or not is_printable_text(name) or len(name) > name_max):
             raise CommandError(_("--name: give a name of 1 to %(max)s printable characters") % {"max": name_max}, returncode=REFUSED)
-        path = Path(file)
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            opened = open(file, "rb")  # closed when the import ends, below
         except FileNotFoundError:
             raise CommandError(_("%(file)s: no such file") % {"file": file}, returncode=REFUSED) from None
         except OSError as exc:
             raise CommandError(_("%(file)s: cannot be read (%(error)s)") % {"file": file, "error": exc.strerror or exc}, returncode=REFUSED) from None
-        except UnicodeDecodeError as exc:
-            line = path.read_bytes()[: exc.start].count(b"\n") + 1
-            raise CommandError(_("%(file)s: line %(line)s: not UTF-8 text; nothing imported") % {"file": file, "line": line}, returncode=REFUSED) from None
+        with opened:
+            self._import(opened, file=file, competition=competition, create=create, name=name, preset=preset,
+                         criteria=criteria, points=points, format=format, season=season, update=update)
+
+    def _import(self, opened, *, file, competition, create, name, preset, criteria, points, format, season, update):
+        try:
+            # its size and its rows checked before its text is read (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS)
+            results_file = ResultsFile(opened)
+        except ImportFileError as exc:
+            raise CommandError(_("%(file)s: %(error)s; nothing imported") % {"file": file, "error": exc}, returncode=REFUSED) from None
+        except OSError as exc:
+            raise CommandError(_("%(file)s: cannot be read (%(error)s)") % {"file": file, "error": exc.strerror or exc}, returncode=REFUSED) from None
 
         existing = competition_get(slug=competition)
         if create:
             if existing is not None:
-                raise CommandError(_("a competition %(slug)r exists already; drop --create to add results to it")
-                                   % {"slug": competition}, returncode=REFUSED)
+                raise CommandError(str(CompetitionExists(competition)), returncode=REFUSED)
             season_obj = None
             if season:
                 season_obj = Season.objects.filter(slug=season).first()
@@ -84,9 +97,11 @@ class Command(BaseCommand):
             target = existing
 
         try:
-            summary = results_import(text=text, competition=target, update=update)
+            summary = results_import(file=results_file, competition=target, update=update)
         except ImportFileError as exc:
             raise CommandError(_("%(file)s: %(error)s; nothing imported") % {"file": file, "error": exc}, returncode=REFUSED) from None
+        except CompetitionExists as exc:  # another import of the same slug saved it meanwhile
+            raise CommandError(str(exc), returncode=REFUSED) from None
         # once, here or by the task the import sent (whichever comes first; the other finds it current)
         standings_recompute(competition_id=summary.competition.pk)
         counts = {"competition": summary.competition.slug, "results": summary.results,
