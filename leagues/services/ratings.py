@@ -41,13 +41,13 @@ from leagues.models import (
     Result,
     Stage,
 )
-from leagues.rules import placings, ratings
+from leagues.rules import bracket_layout, placings, ratings
 from leagues.services.bulk import objects_insert
 from leagues.services.standings import competition_tables
 
 logger = logging.getLogger(__name__)
 
-THIRD_PLACE_LABEL = "Third-place match"
+THIRD_PLACE_LABEL = bracket_layout.THIRD_PLACE
 
 
 def period_months() -> int:
@@ -107,6 +107,14 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
         return None
     if not competition.fixtures.filter(status__in=Fixture.RESULTED).exists():
         return None
+    return placings_now(competition=competition)
+
+
+def placings_now(*, competition: Competition) -> dict[int, placings.Band]:
+    """Entrant id -> band, as the results stand (``leagues.rules.placings``): a league's (or a
+    knockout-less competition's) from its standings; a knockout's from the last fixture each
+    entrant played in (one still in holds the band its next fixture plays for). Withdrawn
+    entrants are not placed."""
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     knockout = list(competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
                     .select_related("round__stage", "result"))
@@ -121,9 +129,11 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
         winner = result.winner_id if result is not None else None
         if f.status == Fixture.Status.BYE:
             winner = f.home_id or f.away_id
+        third_place = f.label == THIRD_PLACE_LABEL
         games.append(placings.KnockoutGame(
-            round=f.round.number, third_place=f.label == THIRD_PLACE_LABEL, home=f.home_id, away=f.away_id,
-            winner=winner, decided=f.status in Fixture.DONE,
+            round=f.round.number, third_place=third_place, home=f.home_id, away=f.away_id,
+            winner=winner, decided=f.status in Fixture.DONE or f.status == Fixture.Status.CANCELLED,
+            band=None if third_place else bracket_layout.band_of_label(f.label),
         ))
     rounds = max(f.round.number for f in knockout)
     in_bracket = {e for g in games for e in (g.home, g.away) if e is not None}
