@@ -181,3 +181,20 @@ def test_after_groups_the_knockout_plays_for_every_place_and_the_groups_share_th
     places = placings(organiser, competition)
     assert sorted(places.values())[:8] == [(p, p) for p in range(1, 9)]
     assert sorted(places.values())[8:] == [(9, 12)] * 4  # third in their groups
+
+
+def test_a_quarter_final_loser_who_withdraws_loses_below_by_walkover_and_is_placed_nowhere():
+    competition, organiser = competition_of(8, format="knockout", placement_matches=True, slug="place-wd")
+    for fixture in competition.fixtures.filter(round__number=1).order_by("position"):
+        assert record(organiser, fixture, 2, 0).status_code == 200
+    e8 = competition.entrants.get(name="E8")
+    assert organiser.post(f"/api/entrants/{e8.pk}/withdraw/").status_code == 200
+    semi_below = fixture_at(competition, 2, 2)
+    semi_below.refresh_from_db()
+    assert semi_below.status == "walkover" and names(semi_below) == ("E8", "E5")  # as in any knockout
+    assert Result.objects.get(fixture=semi_below).winner.name == "E5"
+    play_all(organiser, competition)
+    seventh = fixture_at(competition, 3, 3)
+    assert seventh.status == "cancelled" and names(seventh) == (None, "E6")  # the withdrawn E8 is not there
+    places = placings(organiser, competition)
+    assert "E8" not in places and places["E5"][0] in (5, 6) and len(places) == 7
