@@ -196,5 +196,7 @@ def test_a_quarter_final_loser_who_withdraws_loses_below_by_walkover_and_is_plac
     play_all(organiser, competition)
     seventh = fixture_at(competition, 3, 3)
     assert seventh.status == "cancelled" and names(seventh) == (None, "E6")  # the withdrawn E8 is not there
+    page = Client().get(f"/fixtures/{seventh.pk}/").content.decode()
+    assert "E6" in page and "is 7th without playing" in page
     places = placings(organiser, competition)
     assert "E8" not in places and places["E5"][0] in (5, 6) and len(places) == 7
