@@ -2,9 +2,12 @@
 it, and the placings every format answers (``GET /api/competitions/{slug}/placings/``)."""
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
@@ -200,3 +203,20 @@ def test_a_quarter_final_loser_who_withdraws_loses_below_by_walkover_and_is_plac
     assert "E6" in page and "is 7th without playing" in page
     places = placings(organiser, competition)
     assert "E8" not in places and places["E5"][0] in (5, 6) and len(places) == 7
+
+
+@pytest.mark.parametrize("placement", [True, False], ids=["placement-matches", "third-place-match"])
+def test_an_exported_knockout_imports_with_the_same_placings(tmp_path, placement):
+    competition, organiser = competition_of(8, format="knockout", placement_matches=placement,
+                                            third_place_match=True, slug="place-out")
+    play_all(organiser, competition)
+    body = Client().get(f"/competitions/{competition.slug}/export/results.csv").content
+    rows = list(csv.DictReader(io.StringIO(body.decode())))
+    below = {"Semi-final for 5th-8th place", "Match for 5th place", "Match for 7th place"}
+    assert ({r["round"] for r in rows} >= below) is placement
+    path = tmp_path / "cup.csv"
+    path.write_bytes(body)
+    call_command("import_results", str(path), "--competition", "place-copy", "--create", "--name", "Copy",
+                 "--format", "knockout", stdout=io.StringIO())
+    copy = Competition.objects.get(slug="place-copy")
+    assert placings(organiser, copy) == placings(organiser, competition)
