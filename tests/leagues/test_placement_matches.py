@@ -14,6 +14,8 @@ from rest_framework.test import APIClient
 
 from leagues.models import Competition, Fixture, Result
 from matches.names import shown
+from tests.leagues.site_world import build_world
+from tests.leagues.test_permissions import _competition_form
 from tests.leagues.test_results_through_the_api import competition_of, names, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -220,3 +222,17 @@ def test_an_exported_knockout_imports_with_the_same_placings(tmp_path, placement
                  "--format", "knockout", stdout=io.StringIO())
     copy = Competition.objects.get(slug="place-copy")
     assert placings(organiser, copy) == placings(organiser, competition)
+
+
+def test_the_organisers_form_sets_placement_matches_on_a_cup_and_refuses_them_on_a_league():
+    world = build_world(entrants=0)
+    client = Client()
+    client.force_login(world.users["organiser"])
+    page = client.get("/manage/new/").content.decode()
+    assert 'name="placement_matches"' in page
+    league = client.post("/manage/new/", {**_competition_form("Liga Nova"), "placement_matches": "on"})
+    assert league.status_code == 200 and "placement_matches" in league.context["form"].errors
+    assert not Competition.objects.filter(slug="liga-nova").exists()
+    cup = client.post("/manage/new/", {**_competition_form("Taça Nova"), "format": "knockout",
+                                       "placement_matches": "on"})
+    assert cup.status_code == 302 and Competition.objects.get(slug="taca-nova").placement_matches
