@@ -15,7 +15,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from leagues.rules.standings import CRITERIA
+from leagues.rules.standings import CRITERIA, VIRTUAL_OPPONENT_NOTE
 from matches.names import shown
 
 __all__ = ["criterion_shown", "shown", "tiebreak_shown"]
@@ -34,8 +34,8 @@ def criterion_shown(criterion) -> str:
 
 _TIEBREAK = re.compile(
     r"^level on (?P<points>-?\d+) points? with (?P<other>.+?); (?:(?P<none>not separated by the criteria)"
-    r"|(?P<lots>ahead on the drawing of lots)|ahead on (?P<criterion>[a-z -]+?), (?P<mine>\S+) against "
-    r"(?P<theirs>\S+))$"
+    r"|(?P<lots>ahead on the drawing of lots)|ahead on (?P<criterion>[A-Za-z0-9 -]+?), (?P<mine>\S+) against "
+    r"(?P<theirs>\S+?)(?P<virtual>, " + re.escape(VIRTUAL_OPPONENT_NOTE) + r")?)$"
 )
 
 
@@ -58,6 +58,12 @@ def tiebreak_shown(note: str) -> str:
                         points) % values
     key = next((c.key for c in CRITERIA.values() if c.name == match["criterion"]), match["criterion"])
     values.update(criterion=criterion_shown(key), mine=match["mine"], theirs=match["theirs"])
+    if match["virtual"]:  # FIDE's virtual opponent (leagues.rules.standings)
+        return ngettext("level on %(points)s point with %(other)s; ahead on %(criterion)s, %(mine)s against "
+                        "%(theirs)s, a bye counted as an opponent on the entrant's own points",
+                        "level on %(points)s points with %(other)s; ahead on %(criterion)s, %(mine)s against "
+                        "%(theirs)s, a bye counted as an opponent on the entrant's own points",
+                        points) % values
     return ngettext("level on %(points)s point with %(other)s; ahead on %(criterion)s, %(mine)s against %(theirs)s",
                     "level on %(points)s points with %(other)s; ahead on %(criterion)s, %(mine)s against %(theirs)s",
                     points) % values

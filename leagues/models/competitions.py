@@ -34,6 +34,7 @@ class TiebreakPreset(models.TextChoices):
     FIFA_2018 = "fifa_2018", _("FIFA World Cup 2018")
     FIFA_2026 = "fifa_2026", _("FIFA World Cup 2026")
     UEFA_EURO = "uefa_euro", _("UEFA EURO")
+    FIDE_SWISS = "fide_swiss", _("FIDE Swiss system")
     CUSTOM = "custom", _("Custom list of criteria")
 
 

@@ -10,6 +10,13 @@ by points and then by the ordered tie-break criteria of ``CRITERIA``:
 - ``h2h_reapply`` runs the head-to-head criteria just before it again, on the matches among
   the entrants of a subset that is still level, as UEFA does (repeatedly, while it helps);
 - ``discipline`` prefers fewer discipline points over all matches;
+- the Swiss criteria (FIDE Handbook C.07): ``buchholz``, the sum of the opponents' points;
+  ``buchholz_cut1`` without the lowest of them, ``median_buchholz`` without the highest and
+  the lowest; ``sonneborn_berger``, the points of the opponents beaten and half those of the
+  opponents drawn with; ``progressive``, the sum of the running scores after each round
+  (``MatchLine.round``). A bye, or a fixture neither side played (a double no-show), counts
+  for its entrant as an opponent on the entrant's own points, FIDE's virtual opponent (a bye
+  won or drawn as the competition's bye points say), and the sentence says so;
 - ``lots`` is a reproducible drawing of lots: each entrant's ticket comes from the
   competition's stored seed, and tickets already drawn (``lots``) are kept as they were.
 
@@ -34,6 +41,7 @@ class Criterion:
     abbr: str
     higher_is_better: bool = True
     head_to_head: bool = False
+    virtual_opponent: bool = False  # a bye counts as an opponent on the entrant's own points
 
 
 CRITERIA: dict[str, Criterion] = {
@@ -50,16 +58,25 @@ CRITERIA: dict[str, Criterion] = {
         Criterion("h2h_reapply", gettext_noop("head-to-head re-applied to those still level"), "H2H again"),
         Criterion("discipline", gettext_noop("discipline"), "Disc", higher_is_better=False),
         Criterion("lots", gettext_noop("drawing of lots"), "Lots", higher_is_better=False),
+        Criterion("buchholz", gettext_noop("Buchholz"), "BH", virtual_opponent=True),
+        Criterion("buchholz_cut1", gettext_noop("Buchholz cut 1"), "BH-C1", virtual_opponent=True),
+        Criterion("median_buchholz", gettext_noop("median Buchholz"), "BH-M1", virtual_opponent=True),
+        Criterion("sonneborn_berger", gettext_noop("Sonneborn-Berger"), "SB", virtual_opponent=True),
+        Criterion("progressive", gettext_noop("progressive score"), "Prog"),
     )
 }
 
 _H2H = ("h2h_points", "h2h_goal_difference", "h2h_goals_for")
+_SWISS = ("buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger", "progressive")
 PRESETS: dict[str, tuple[str, ...]] = {
     "fistf": (*_H2H, "goal_difference", "goals_for", "lots"),
     "fifa_2018": ("goal_difference", "goals_for", *_H2H, "discipline", "lots"),
     "fifa_2026": (*_H2H, "h2h_reapply", "goal_difference", "goals_for", "discipline", "lots"),
     "uefa_euro": (*_H2H, "h2h_reapply", "goal_difference", "goals_for", "discipline", "lots"),
+    # FIDE Handbook C.07 for a Swiss
+    "fide_swiss": ("buchholz_cut1", "buchholz", "sonneborn_berger", "progressive", "wins", "lots"),
 }
+VIRTUAL_OPPONENT_NOTE = "a bye counted as an opponent on the entrant's own points"
 
 
 def validate_criteria(keys: Sequence[str]) -> None:
@@ -87,6 +104,7 @@ class Points:
 class MatchLine(NamedTuple):
     """One official result. ``away`` None is a bye for ``home`` (no match, ``Points.bye``).
     ``double_loss``: a double no-show, 0-0 and lost by both, no points for either (§4).
+    ``round``: its round's number (``progressive`` reads it; 0 when unknown).
     A named tuple: a season's ten thousand are built in a few milliseconds."""
 
     home: Hashable
@@ -96,6 +114,7 @@ class MatchLine(NamedTuple):
     home_discipline: int = 0
     away_discipline: int = 0
     double_loss: bool = False
+    round: int = 0
 
 
 @dataclass
@@ -170,11 +189,13 @@ def _tally(lines: Iterable[MatchLine], among: frozenset | None, points: Points) 
     return table
 
 
-def _format(key: str, value: int) -> str:
+def _format(key: str, value: float) -> str:
     if key in ("goal_difference", "h2h_goal_difference"):
         return f"{value:+d}" if value else "0"
     if key == "discipline":
         return str(-value) if value else "0"
+    if isinstance(value, float):  # Sonneborn-Berger's halves: 14.5, or 14
+        return str(value) if value != int(value) else str(int(value))
     return str(value)
 
 
@@ -203,6 +224,8 @@ class _TieBreaker:
         self.deciders: dict[tuple, tuple[str, int, int]] = {}
         self.h2h_cache: dict[frozenset, dict] = {}
         self.touching: dict = {}  # entrant -> the indexes of its lines, for the head-to-head mini-leagues
+        self.swiss: dict | None = None  # entrant -> the Swiss criteria's values, made when first asked
+        self.virtual: set = set()  # the entrants with a virtual opponent (a bye, an unplayed fixture)
 
     def lines_among(self, among: frozenset) -> list[MatchLine]:
         """The lines between entrants of ``among``: read through the index, not the whole table
@@ -230,9 +253,51 @@ class _TieBreaker:
             t = self.h2h_cache[among].get(e, _Tally())
             return {"h2h_points": t.points, "h2h_goal_difference": t.goals_for - t.goals_against,
                     "h2h_goals_for": t.goals_for}[key]
+        if key in _SWISS:
+            if self.swiss is None:
+                self.swiss = self.swiss_values()
+            return self.swiss[e][key]
         return {"points": row.points, "wins": row.won, "goal_difference": row.goal_difference,
                 "goals_for": row.goals_for, "goals_against": row.goals_against,
                 "discipline": row.discipline}[key]
+
+    def swiss_values(self) -> dict:
+        """Each entrant's Buchholz family, Sonneborn-Berger and progressive score (FIDE C.07)."""
+        points, rows = self.points, self.rows
+        bye_share = 1.0 if points.bye >= points.win else 0.5 if points.bye and points.bye >= points.draw else 0.0
+        faced: dict = {e: [] for e in rows}  # entrant -> [(opponent or None for a virtual one, share)]
+        by_round: dict = {e: {} for e in rows}  # entrant -> round -> points earned
+        for line in self.lines:
+            if line.away is None:
+                faced[line.home].append((None, bye_share))
+                by_round[line.home][line.round] = by_round[line.home].get(line.round, 0) + points.bye
+                continue
+            if line.double_loss:
+                faced[line.home].append((None, 0.0))
+                faced[line.away].append((None, 0.0))
+                continue
+            for me, other, gf, ga in ((line.home, line.away, line.home_goals, line.away_goals),
+                                      (line.away, line.home, line.away_goals, line.home_goals)):
+                share, earned = (1.0, points.win) if gf > ga else (0.5, points.draw) if gf == ga else (0.0, points.loss)
+                faced[me].append((other, share))
+                by_round[me][line.round] = by_round[me].get(line.round, 0) + earned
+        rounds = sorted({r for earned in by_round.values() for r in earned})
+        values = {}
+        for e, games in faced.items():
+            scores = sorted(rows[e].points if other is None else rows[other].points for other, _ in games)
+            if any(other is None for other, _ in games):
+                self.virtual.add(e)
+            sonneborn = sum((rows[e].points if other is None else rows[other].points) * share for other, share in games)
+            running = progressive = 0
+            for r in rounds:
+                running += by_round[e].get(r, 0)
+                progressive += running
+            values[e] = {
+                "buchholz": sum(scores), "buchholz_cut1": sum(scores[1:]),
+                "median_buchholz": sum(scores[1:-1]), "sonneborn_berger": sonneborn,
+                "progressive": progressive,
+            }
+        return values
 
     def run_start(self, idx: int) -> int:
         start = idx
@@ -350,4 +415,6 @@ def rank(
                     f"{level}; ahead on {CRITERIA[key].name}, "
                     f"{_format(key, mine)} against {_format(key, theirs)}"
                 )
+                if CRITERIA[key].virtual_opponent and breaker.virtual & {row.entrant, nxt.entrant}:
+                    row.tiebreak += f", {VIRTUAL_OPPONENT_NOTE}"
     return Ranking(rows=result, lots_drawn=breaker.drawn)

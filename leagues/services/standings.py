@@ -76,11 +76,11 @@ def standing_tables(*, competition: Competition) -> list[Table]:
         Fixture.objects.filter(competition=competition, round__stage__in=stages,
                                status__in=Fixture.DONE)
         .order_by("pk")
-        .values_list("round__stage_id", "group_id", "status", "home_id", "away_id", "result__id",
+        .values_list("round__stage_id", "round__number", "group_id", "status", "home_id", "away_id", "result__id",
                      "result__home_goals", "result__away_goals", "result__home_discipline",
                      "result__away_discipline", "result__outcome", "result__outcome_side")
     )
-    for (stage_id, group_id, status, home, away, result_id, home_goals, away_goals, home_discipline,
+    for (stage_id, round_number, group_id, status, home, away, result_id, home_goals, away_goals, home_discipline,
          away_discipline, outcome, outcome_side) in fixtures:
         # a stage without groups has one table, whatever a fixture's group says
         table = table_of.get((stage_id, group_id)) or table_of.get((stage_id, None))
@@ -88,12 +88,12 @@ def standing_tables(*, competition: Competition) -> list[Table]:
             continue
         if status == Fixture.Status.BYE:
             if home in table.entrants:
-                table.lines.append(standings.MatchLine(home=home, away=None))
+                table.lines.append(standings.MatchLine(home=home, away=None, round=round_number))
         elif result_id is not None:
             table.lines.append(standings.MatchLine(
                 home=home, away=away, home_goals=home_goals, away_goals=away_goals,
                 home_discipline=home_discipline, away_discipline=away_discipline,
-                double_loss=outcome == Outcome.WALKOVER and outcome_side == Side.BOTH,
+                double_loss=outcome == Outcome.WALKOVER and outcome_side == Side.BOTH, round=round_number,
             ))
     return tables
 

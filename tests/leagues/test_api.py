@@ -211,6 +211,14 @@ def test_competition_read_only_fields_cannot_be_mass_assigned():
     assert response.status_code == 200 and response.json()["organisers"] == ["other_organiser"]
 
 
+def test_the_fide_swiss_preset_orders_the_swiss_criteria():
+    client = client_for(build_world(), "organiser")
+    response = client.post("/api/competitions/", {"name": "Open", "tiebreak_preset": "fide_swiss"}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["criteria"] == ["points", "buchholz_cut1", "buchholz", "sonneborn_berger", "progressive",
+                                           "wins", "lots"]
+
+
 def test_format_is_fixed_once_the_fixtures_are_drawn():
     world = build_world()
     world.draw()

@@ -103,6 +103,21 @@ def test_result_reaches_stored_standings_after_commit(django_capture_on_commit_c
     assert (top.entrant.name, top.points) == ("E4", 3)
 
 
+def test_the_progressive_score_reads_the_round_of_each_stored_result(django_capture_on_commit_callbacks):
+    competition = competition_with_entrants(4, tiebreak_preset="custom", tiebreak_criteria=["progressive"])
+    fixtures_generate(competition=competition)
+    # Berger: 1-4 2-3, 4-3 1-2, 2-4 3-1; E1 and E4 win twice, E2 and E3 once, at other times
+    for number, scores in ((1, [(1, 0), (1, 0)]), (2, [(1, 0), (1, 0)]), (3, [(0, 1), (1, 0)])):
+        fixtures = competition.fixtures.filter(round__number=number).order_by("position")
+        for fixture, (home, away) in zip(fixtures, scores, strict=True):
+            record(django_capture_on_commit_callbacks, fixture, home, away)
+    rows = list(Standing.objects.filter(competition=competition).order_by("position"))
+    # running scores: E1 3 6 6, E4 0 3 6, E2 3 3 3, E3 0 0 3
+    assert [(r.entrant.name, r.points) for r in rows] == [("E1", 6), ("E4", 6), ("E2", 3), ("E3", 3)]
+    assert rows[0].tiebreak == "level on 6 points with E4; ahead on progressive score, 15 against 9"
+    assert rows[2].tiebreak == "level on 3 points with E3; ahead on progressive score, 9 against 3"
+
+
 def test_a_knockout_draw_needs_a_shoot_out_and_the_winner_fills_the_next_round(django_capture_on_commit_callbacks):
     competition = competition_with_entrants(8, format=Competition.Format.KNOCKOUT, third_place_match=True)
     fixtures_generate(competition=competition)

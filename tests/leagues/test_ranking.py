@@ -20,6 +20,7 @@ def test_registry_holds_exactly_the_keys_of_the_spec_each_with_a_name_and_an_abb
     assert set(CRITERIA) == {
         "points", "wins", "goal_difference", "goals_for", "goals_against", "h2h_points",
         "h2h_goal_difference", "h2h_goals_for", "h2h_reapply", "discipline", "lots",
+        "buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger", "progressive",
     }
     for key, c in CRITERIA.items():
         assert c.key == key and c.name and c.abbr
@@ -34,6 +35,7 @@ def test_presets_are_the_spec_lists():
                       "goals_for", "discipline", "lots"),
         "uefa_euro": ("h2h_points", "h2h_goal_difference", "h2h_goals_for", "h2h_reapply", "goal_difference",
                       "goals_for", "discipline", "lots"),
+        "fide_swiss": ("buchholz_cut1", "buchholz", "sonneborn_berger", "progressive", "wins", "lots"),
     }
 
 

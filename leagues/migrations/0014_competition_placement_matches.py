@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0012_signin_failures_and_account_locks'),
+        ('leagues', '0013_fide_swiss_tiebreak_preset'),
     ]
 
     operations = [
