@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # its ordinals (5th, 5.º) in the placement matches' names
     "channels",
     "rest_framework",
     "knox",

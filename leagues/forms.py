@@ -23,7 +23,7 @@ from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
-    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "group_count",
+    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
     "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
@@ -51,6 +51,7 @@ class CompetitionForm(forms.ModelForm):
             "checkin_grace_minutes": _("Check-in grace (minutes after)"), "shootout": _("Shoot-out"),
             "shootout_kicks": _("Shoot-out kicks"), "tiebreak_preset": _("Tie-break preset"),
             "tiebreak_criteria": _("Tie-break criteria"), "third_place_match": _("Third-place match"),
+            "placement_matches": _("Placement matches"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -146,6 +147,9 @@ class CompetitionForm(forms.ModelForm):
             self.add_error("walkover_goals_for", _("A walkover needs a winner."))
         if data.get("tiebreak_preset") == TiebreakPreset.CUSTOM and not data.get("tiebreak_criteria"):
             self.add_error("tiebreak_criteria", _("The custom preset needs its criteria."))
+        if data.get("placement_matches") and data.get("format") == Competition.Format.LEAGUE:
+            self.add_error("placement_matches", _("Placement matches are played after a knockout; a league's "
+                                                  "standings decide its places."))
         return data
 
 

@@ -2,7 +2,8 @@
 
 The fixture generator stores them in English (``leagues.services.fixtures``,
 ``leagues.rules.pairings.knockout_round_names``): "League", "Groups", "Knockout", "Round 3",
-"Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third-place match". They are data
+"Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third-place match", and the placement
+matches' "Match for 5th place", "Semi-final for 5th-8th place". They are data
 (the API, the imports and the exports read them as stored); a page shows them through
 ``shown(name)`` (``matches.names``: a match's title carries them too), which translates the ones
 the site made and leaves a name an organiser typed as it is.

@@ -122,7 +122,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
         model = Competition
         fields = [
             "id", "slug", "name", "season", "format", "status",
-            "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
+            "double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
             "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
@@ -205,6 +205,9 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
         if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
+            raise serializers.ValidationError({"placement_matches": _(
+                "placement matches are played after a knockout; a league's standings decide its places")})
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)
@@ -598,6 +601,13 @@ class BracketSerializer(serializers.Serializer):
     competition = serializers.CharField()
     stage = serializers.CharField(allow_null=True)
     rounds = BracketRoundSerializer(many=True)
+
+
+class PlacingSerializer(serializers.Serializer):
+    entrant = serializers.CharField(help_text="The entrant's name.")
+    entrant_id = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="The first place of its band.")
+    place_to = serializers.IntegerField(help_text="The last place of its band: above place when shared (5th-8th).")
 
 
 class GenerateFixturesSerializer(serializers.Serializer):

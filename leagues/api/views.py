@@ -48,6 +48,7 @@ from leagues.services.entrants import EntrantError, entrant_add, entrant_remove,
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.locks import Busy
+from leagues.services.ratings import placings_now
 from leagues.services.results import (
     ResultConflict,
     decision_record,
@@ -232,6 +233,14 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         competition = self.get_object()
         return Response(serializers.BracketSerializer(bracket_payload(competition)).data)
 
+    @extend_schema(summary="A competition's placings as the results stand: a league's from its standings, a "
+                           "knockout's from the round each entrant went out in (shared places as place..place_to)",
+                   responses=serializers.PlacingSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def placings(self, request, slug=None):
+        competition = self.get_object()
+        return Response(serializers.PlacingSerializer(placings_payload(competition), many=True).data)
+
     @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format, "
                            "seeding the entrants by hand, by rating or by ranking",
                    request=serializers.GenerateFixturesSerializer,
@@ -282,6 +291,15 @@ def bracket_payload(competition: Competition) -> dict:
     rounds = [{"number": rnd.number, "name": str(rnd), "fixtures": fixtures}
               for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixture_queryset())]
     return {"competition": competition.slug, "stage": stage.name if stage else None, "rounds": rounds}
+
+
+def placings_payload(competition: Competition) -> list[dict]:
+    """Every placed entrant, by place then name (``leagues.services.ratings.placings_now``)."""
+    bands = placings_now(competition=competition)
+    names = dict(competition.entrants.filter(pk__in=bands).values_list("pk", "name"))
+    rows = [{"entrant": names[pk], "entrant_id": pk, "place": band.place, "place_to": band.place_to}
+            for pk, band in bands.items()]
+    return sorted(rows, key=lambda r: (r["place"], r["place_to"], r["entrant"], r["entrant_id"]))
 
 
 @extend_schema_view(

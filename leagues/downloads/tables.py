@@ -28,6 +28,7 @@ from openpyxl.styles import Font
 
 from leagues.downloads.cells import csv_value, xlsx_cell
 from leagues.models import Competition, Fixture, Outcome, Round, Stage, Standing
+from leagues.rules import bracket_layout
 from leagues.selectors import is_third_place
 from leagues.services.imports import OPTIONAL, REQUIRED
 
@@ -56,11 +57,11 @@ def _kickoff(fixture: Fixture, competition: Competition) -> str:
 
 def _round_label(fixture: Fixture) -> str:
     """The round as the import reads it: its number in a league or group stage; in a knockout,
-    its name (the third-place match: its label)."""
+    its name (the third-place match and the placement matches: their label)."""
     rnd = fixture.round
     if rnd.stage.kind != Stage.Kind.KNOCKOUT:
         return str(rnd.number)
-    if is_third_place(fixture) and fixture.label:
+    if (is_third_place(fixture) or bracket_layout.band_of_label(fixture.label)) and fixture.label:
         return fixture.label
     return rnd.name or str(rnd.number)
 

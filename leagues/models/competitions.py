@@ -118,6 +118,10 @@ class Competition(models.Model):
     # Format details (§2)
     double_round_robin = models.BooleanField(default=False, verbose_name=_("double round robin"))
     third_place_match = models.BooleanField(default=False, verbose_name=_("third place match"))
+    placement_matches = models.BooleanField(
+        default=False, help_text=_("Knockout: the losers of each round play on, so every place is decided "
+                                   "(the third-place match is one of them)."), verbose_name=_("placement matches")
+    )
     group_count = models.PositiveSmallIntegerField(default=2, help_text=_("Groups then knockout."), verbose_name=_("group count"))
     qualifiers_per_group = models.PositiveSmallIntegerField(
         default=2, help_text=_("Groups then knockout: the top N of each group go through (1 or 2)."), verbose_name=_("qualifiers per group")
@@ -275,8 +279,8 @@ class Competition(models.Model):
 
 # Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
-FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "group_count", "qualifiers_per_group",
-                    "venue")
+FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
+                    "qualifiers_per_group", "venue")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")

@@ -6,15 +6,17 @@ cancelled. No ORM: ``leagues.services.bracket`` loads the stage, calls it, and w
 differences. A slot is filled from its source:
 
 - ``Fixed``: the entrant the draw put there (a first round), or nobody (a bye);
-- ``Winner``/``Loser`` of an earlier fixture (the loser feeds the third-place match);
+- ``Winner``/``Loser`` of an earlier fixture (the loser feeds the third-place match, or the
+  placement matches for the places below: ``leagues.rules.bracket_layout``);
 - ``Qualifier``: the entrant at a place of a group ("A1"), once every group fixture is decided.
 
 The rules, for a fixture that is not started (no result, no online match begun):
 
 - a withdrawn entrant never fills a slot: its slot is empty (``NOBODY``); an entrant already
   beaten is never reinstated;
-- one entrant and an empty slot: a bye, the entrant goes through; for the third-place match
-  (fed by losers) it is cancelled instead, and its entrant is third;
+- one entrant and an empty slot: a bye, the entrant goes through; for a fixture for the places
+  below the final's (``feeds_losers``) that is the last of its band (the third-place match, the
+  match for 5th place) it is cancelled instead, and its entrant takes the higher place;
 - two empty slots: cancelled, nobody goes through;
 - a slot still waiting for an earlier fixture (``PENDING``): the fixture waits.
 
@@ -92,7 +94,8 @@ class KnockoutFixture:
     status: str
     result: Decided | None = None
     started: bool = False
-    feeds_losers: bool = False  # the third-place match
+    feeds_losers: bool = False  # plays for places below the final's: the third-place match, ...
+    winner_goes_on: bool = False  # its winner has a next fixture (a semi-final for 5th-8th)
 
 
 @dataclass(frozen=True)
@@ -192,8 +195,9 @@ def derive(
             goes_on[f.id] = (NOBODY, NOBODY)
         elif home is NOBODY or away is NOBODY:
             present = away if home is NOBODY else home
-            status = CANCELLED if f.feeds_losers else BYE
-            goes_on[f.id] = (present, NOBODY) if not f.feeds_losers else (NOBODY, NOBODY)
+            ends_here = f.feeds_losers and not f.winner_goes_on
+            status = CANCELLED if ends_here else BYE
+            goes_on[f.id] = (NOBODY, NOBODY) if ends_here else (present, NOBODY)
         else:
             status = SCHEDULED
             goes_on[f.id] = (PENDING, PENDING)

@@ -7,7 +7,8 @@ A **placing** is a band ``place`` to ``place_to`` (equal unless shared):
 - a knockout ranks by how far an entrant went: the final's winner 1st, its loser 2nd; the
   third-place match decides 3rd and 4th (without one, both losing semi-finalists share 3rd-4th);
   a loser of the round before the semi-finals shares 5th-8th, the round before 9th-16th, and
-  so on; entrants knocked out in the groups before the bracket share the places after it.
+  so on, unless placement matches decide those places too; entrants knocked out in the groups
+  before the bracket share the places after it.
 
 The **ranking** (``rank``) adds, for each player, the points of their placings in the window
 (``Scale``: by default 1st 100, 2nd 70, 3rd-4th 50, 5th-8th 30, 9th-16th 15, any other
@@ -40,7 +41,9 @@ class Band:
 class KnockoutGame:
     """A knockout fixture as decided: its round (1 the first), whether it is the third-place
     match, its two entrants (``None`` an empty slot), and its ``winner`` (``None``: not decided,
-    a bye's or nobody's, e.g. a double no-show)."""
+    a bye's or nobody's, e.g. a double no-show). ``band``: the places it plays for, (first,
+    last), for a placement match (``leagues.rules.bracket_layout.band_of_label``); ``None``:
+    from its round (a round of the main bracket) or, for the third-place match, 3rd-4th."""
 
     round: int
     third_place: bool
@@ -48,39 +51,63 @@ class KnockoutGame:
     away: Hashable | None
     winner: Hashable | None
     decided: bool
+    band: tuple[int, int] | None = None
+
+
+def _band_played_for(game: KnockoutGame, rounds: int) -> tuple[int, int]:
+    if game.band is not None:
+        return game.band
+    if game.third_place:
+        return (3, 4)
+    return (1, 2 ** (rounds - game.round + 1))
+
+
+def _narrower(new: Band, old: Band | None) -> bool:
+    """Whether ``new`` says more than ``old``: within it (a later round of its band), or higher."""
+    return old is None or (old.place <= new.place and new.place_to <= old.place_to) or new.place < old.place
 
 
 def knockout_places(games: Sequence[KnockoutGame], *, rounds: int, withdrawn: Iterable[Hashable] = (),
                     others: Iterable[Hashable] = ()) -> dict[Hashable, Band]:
-    """Each entrant's band in a finished knockout of ``rounds`` rounds (the final is round
-    ``rounds``). ``others`` (e.g. knocked out in the groups) share the places after the bracket;
-    ``withdrawn`` entrants are placed nowhere."""
+    """Each entrant's band in a knockout of ``rounds`` rounds (the final is round ``rounds``),
+    from the last fixture it played in. A fixture plays for a band (a quarter-final of 8 for
+    1st-8th): its winner goes on in the upper half, its loser in the lower half (out, sharing
+    it, unless placement matches play it out); the last fixture of a band (the final, the
+    third-place match, the match for 5th place) places its winner first and its loser last.
+    A double no-show sends both into the lower half, shared (in the last fixture of a band, the
+    band is shared; in the final both are 2nd: nobody is champion). Alone in the last fixture of
+    its band (cancelled: nobody came from the other side), an entrant takes the higher place.
+    An entrant whose fixture is still to be decided holds its band. ``others`` (e.g. knocked
+    out in the groups) share the places after the bracket; ``withdrawn`` entrants are placed
+    nowhere."""
     withdrawn = set(withdrawn)
     places: dict[Hashable, Band] = {}
     bracket_size = 2 ** rounds
-    for game in sorted(games, key=lambda g: (g.round, g.third_place)):
+
+    def place(entrant: Hashable, band: Band) -> None:
+        if _narrower(band, places.get(entrant)):
+            places[entrant] = band
+
+    for game in sorted(games, key=lambda g: (g.round, _band_played_for(g, rounds))):
+        first, last = _band_played_for(game, rounds)
         entrants = [e for e in (game.home, game.away) if e is not None]
-        if game.third_place:
+        half = (last - first + 1) // 2
+        upper = Band(first, first + half - 1) if half > 1 else Band(first, first)
+        lower = Band(first + half, last) if half > 1 else Band(last, last)
+        if game.winner is not None:
             for entrant in entrants:
-                if game.winner is None and len(entrants) == 2:
-                    places[entrant] = Band(3, 4)
-                elif game.winner is None or entrant == game.winner:
-                    places[entrant] = Band(3, 3)  # a winner, or alone: the other slot nobody's
-                else:
-                    places[entrant] = Band(4, 4)
-            continue
-        losers_band = Band(2 ** (rounds - game.round) + 1, 2 ** (rounds - game.round + 1))
-        if game.round == rounds:
-            losers_band = Band(2, 2)
-        for entrant in entrants:
-            if entrant == game.winner:
-                if game.round == rounds:
-                    places[entrant] = Band(1, 1)
-                continue
-            if game.winner is None and len(entrants) == 1:
-                continue  # a bye: it goes on
-            if entrant not in places or places[entrant].place > losers_band.place:
-                places[entrant] = losers_band
+                place(entrant, upper if entrant == game.winner else lower)
+        elif len(entrants) == 1:
+            place(entrants[0], upper if game.decided and half == 1 else Band(first, last))
+        elif game.decided and half > 1:
+            for entrant in entrants:
+                place(entrant, lower)
+        elif game.decided and first == 1:
+            for entrant in entrants:
+                place(entrant, Band(2, 2))
+        else:
+            for entrant in entrants:
+                place(entrant, Band(first, last))
     rest = [e for e in others if e not in places]
     if rest:
         start = max(bracket_size, max((b.place_to for b in places.values()), default=0)) + 1

@@ -1,10 +1,11 @@
 """The reads of the site's pages: the lists of fixtures and competitions, the stored tables
-marked for the knockout, the knockout's columns, for ``leagues.views``; no writes."""
+marked for the knockout, the knockout's columns and its placement matches, for ``leagues.views``; no writes."""
 from __future__ import annotations
 
 from django.db.models import Q
 
 from leagues.models import Competition, Entrant, Fixture, Standing
+from leagues.rules import bracket_layout
 from leagues.selectors import is_third_place, knockout_rounds, related_count
 
 
@@ -62,15 +63,37 @@ def tables_with_qualifiers(competition: Competition) -> list[dict]:
     return tables
 
 
-def bracket_columns(competition: Competition) -> tuple[list[dict], list[Fixture]]:
-    """The knockout stages as columns of fixtures, round after round (the third-place match apart)."""
-    columns, extra = [], []
-    for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixtures_qs()):
-        third = [f for f in fixtures if is_third_place(f)]
-        extra += third
-        if len(third) < len(fixtures):
-            columns.append({"round": rnd, "fixtures": [f for f in fixtures if f not in third]})
-    return columns, extra
+def bracket_columns(competition: Competition) -> tuple[list[dict], list[dict]]:
+    """The knockout stages as columns of fixtures, round after round, and the matches for the
+    places below apart (``bracket_split``)."""
+    return bracket_split(knockout_rounds(competition=competition, fixtures_qs=fixtures_qs()))
+
+
+def _places_below(fixture: Fixture) -> tuple[int, int] | None:
+    if is_third_place(fixture):
+        return (3, 4)
+    return bracket_layout.band_of_label(fixture.label)
+
+
+def bracket_split(rounds: list[tuple]) -> tuple[list[dict], list[dict]]:
+    """From the knockout rounds (``[(round, [fixture, ...]), ...]``): the main bracket's columns
+    (``{"round", "fixtures"}``) and, apart, the matches for the places below the final's (the
+    third-place match, the placement matches), grouped by what they play for, higher places
+    first: ``{"label", "fixtures"}``."""
+    columns: list[dict] = []
+    below: dict[str, dict] = {}
+    for rnd, fixtures in rounds:
+        main = []
+        for fixture in fixtures:
+            band = _places_below(fixture)
+            if band is None:
+                main.append(fixture)
+                continue
+            group = below.setdefault(fixture.label, {"label": fixture.label, "band": band, "fixtures": []})
+            group["fixtures"].append(fixture)
+        if main:
+            columns.append({"round": rnd, "fixtures": main})
+    return columns, sorted(below.values(), key=lambda g: (g["band"][0], -g["band"][1]))
 
 
 # what a list of fixtures never prints: an online match's state, log and settings (JSON that

@@ -69,6 +69,17 @@ def _sources(fixtures: list[Fixture]) -> dict[int, dict[str, bracket.Source]]:
     return fed
 
 
+def _for_places_below(fixtures: list[Fixture], fed: dict[int, dict[str, bracket.Source]]) -> set[int]:
+    """The fixtures that play for the places below the final's: fed by a loser, or by the
+    winner of such a fixture (the match for 5th place, fed by the semi-finals for 5th-8th)."""
+    below: set[int] = set()
+    for f in fixtures:  # in round order: a fixture's feeders come before it
+        if any(isinstance(s, bracket.Loser) or (isinstance(s, bracket.Winner) and s.fixture in below)
+               for s in fed[f.pk].values()):
+            below.add(f.pk)
+    return below
+
+
 def _decided(fixture: Fixture) -> bracket.Decided | None:
     result = getattr(fixture, "result", None) if _has_result(fixture) else None
     if result is None or fixture.status not in Fixture.RESULTED:
@@ -94,12 +105,13 @@ def bracket_plan(*, competition: Competition, qualifiers: dict, before_withdrawa
     fixtures = knockout_fixtures(competition, lock=lock)
     fed = _sources(fixtures)
     withdrawn = frozenset(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
+    below = _for_places_below(fixtures, fed)
     stage = [
         bracket.KnockoutFixture(
             id=f.pk, order=(f.round.number, f.position), home_source=fed[f.pk]["home"],
             away_source=fed[f.pk]["away"], home=f.home_id, away=f.away_id, status=f.status,
             result=_decided(f), started=f.match_id is not None and f.match.status in Match.STARTED,
-            feeds_losers=any(isinstance(s, bracket.Loser) for s in fed[f.pk].values()),
+            feeds_losers=f.pk in below, winner_goes_on=f.winner_to_id is not None,
         )
         for f in fixtures
         if f.status not in (Fixture.Status.ANNULLED,)

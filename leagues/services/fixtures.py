@@ -4,8 +4,8 @@ Pairings come from the pure ``leagues.rules.pairings``; this module only stores 
 dated from the competition's first date and days between rounds, and each fixture kicks off at
 the competition's default time of day in its time zone (``kickoff_at``). A knockout fixture
 that waits for an earlier one has empty slots and points forward with ``winner_to`` (and
-``loser_to`` for the third-place match); the first knockout round after groups names its group
-places (``home_source`` "A1"). Who fills the slots is derived from the results
+``loser_to`` for the third-place match and the placement matches); the first knockout round
+after groups names its group places (``home_source`` "A1"). Who fills the slots is derived from the results
 (``leagues.services.bracket``), never stored by hand.
 
 Generating locks the competition and then its entrants: an entrant added meanwhile waits for the
@@ -31,7 +31,7 @@ from leagues.models import (
     Round,
     Stage,
 )
-from leagues.rules import pairings
+from leagues.rules import bracket_layout, pairings
 from leagues.services import bracket, notices
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
@@ -109,7 +109,8 @@ def _generate(competition: Competition, entrants: list[Entrant], now: datetime) 
             tuple(None if seed is None else entrants[seed - 1] for seed in pairing)
             for pairing in pairings.knockout_first_round(len(entrants))
         ]
-        return _bracket(stage, first, third_place=competition.third_place_match, now=now)
+        return _bracket(stage, first, third_place=competition.third_place_match,
+                        placement=competition.placement_matches, now=now)
     return _groups_then_knockout(competition, entrants, now=now)
 
 
@@ -142,44 +143,35 @@ def _bracket(
     first: Sequence[tuple[Entrant | None, Entrant | None]],
     *,
     third_place: bool,
+    placement: bool = False,
     now: datetime,
     labels: Sequence[str] = (),
     sources: Sequence[tuple[str, str]] = (),
 ) -> list[Fixture]:
     """Stores a bracket whose first round is ``first`` (a ``None`` slot is a bye, or, with
     ``sources``, a group place still to be decided, e.g. ("A1", "B2")) and the empty rounds
-    after it, then the third-place match if there is one; returns them all."""
-    rounds = (len(first) * 2).bit_length() - 1
-    names = pairings.knockout_round_names(rounds)
-    by_round: list[list[Fixture]] = []
-    for number in range(1, rounds + 1):
-        rnd = _round(stage, number, name=names[number - 1])
-        count = len(first) // 2 ** (number - 1)
-        by_round.append([
-            Fixture.objects.create(
-                competition=stage.competition, round=rnd, position=position, date=rnd.date,
-                kickoff_at=stage.competition.kickoff_on(rnd.date),
-                label="Final" if count == 1 else "", status_changed_at=now, playable_since=now,
-            )
-            for position in range(count)
-        ])
-    third = None
-    if third_place and rounds >= 2:
-        final_round = by_round[-1][0].round
-        third = Fixture.objects.create(
-            competition=stage.competition, round=final_round, position=1, date=final_round.date,
-            kickoff_at=stage.competition.kickoff_on(final_round.date),
-            label="Third-place match", status_changed_at=now, playable_since=now,
+    after it: the third-place match if there is one, or, with ``placement``, every placement
+    match (``leagues.rules.bracket_layout``); returns them all, round by round."""
+    laid_out = bracket_layout.layout(len(first) * 2, third_place=third_place, placement=placement)
+    names = pairings.knockout_round_names(max(f.round for f in laid_out))
+    made: dict[tuple[int, int], Fixture] = {}
+    for spot in laid_out:
+        rnd = _round(stage, spot.round, name=names[spot.round - 1])
+        made[(spot.round, spot.position)] = Fixture.objects.create(
+            competition=stage.competition, round=rnd, position=spot.position, date=rnd.date,
+            kickoff_at=stage.competition.kickoff_on(rnd.date), label=spot.label,
+            status_changed_at=now, playable_since=now,
         )
-        for slot, semi in zip((Fixture.Slot.HOME, Fixture.Slot.AWAY), by_round[-2], strict=True):
-            semi.loser_to, semi.loser_to_slot = third, slot
-            semi.save(update_fields=["loser_to", "loser_to_slot"])
-    for number in range(rounds - 1):
-        for position, fixture in enumerate(by_round[number]):
-            fixture.winner_to = by_round[number + 1][position // 2]
-            fixture.winner_to_slot = Fixture.Slot.HOME if position % 2 == 0 else Fixture.Slot.AWAY
-            fixture.save(update_fields=["winner_to", "winner_to_slot"])
-    for position, (fixture, (home, away)) in enumerate(zip(by_round[0], first, strict=True)):
+    for spot in laid_out:
+        fixture = made[(spot.round, spot.position)]
+        for goes, to in (("winner", spot.winner_to), ("loser", spot.loser_to)):
+            if to is not None:
+                setattr(fixture, f"{goes}_to", made[(to.round, to.position)])
+                setattr(fixture, f"{goes}_to_slot", to.slot)
+        if spot.winner_to is not None or spot.loser_to is not None:
+            fixture.save(update_fields=["winner_to", "winner_to_slot", "loser_to", "loser_to_slot"])
+    for position, (home, away) in enumerate(first):
+        fixture = made[(1, position)]
         fixture.home, fixture.away = home, away
         if sources:
             fixture.label = labels[position]
@@ -189,7 +181,7 @@ def _bracket(
             fixture.home, fixture.away = home or away, None
             fixture.status = Fixture.Status.BYE
         fixture.save(update_fields=["home", "away", "label", "status", "home_source", "away_source"])
-    return [f for fixtures in by_round for f in fixtures] + ([third] if third is not None else [])
+    return [made[(spot.round, spot.position)] for spot in laid_out]
 
 
 def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, now: datetime) -> list[Fixture]:
@@ -212,5 +204,5 @@ def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, 
     ]
     labels = [f"{home} v {away}" for home, away in sources]
     first = [(None, None)] * len(pairs)
-    return fixtures + _bracket(knockout, first, third_place=competition.third_place_match, now=now,
-                               labels=labels, sources=sources)
+    return fixtures + _bracket(knockout, first, third_place=competition.third_place_match,
+                               placement=competition.placement_matches, now=now, labels=labels, sources=sources)

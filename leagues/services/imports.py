@@ -54,7 +54,7 @@ from leagues.models import (
     Venue,
     is_printable_text,
 )
-from leagues.rules import standings
+from leagues.rules import bracket_layout, standings
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services.bulk import ids_reserve, objects_insert, rows_insert
 from leagues.services.history import change_record, fixture_state
@@ -731,7 +731,7 @@ _THIRD_PLACE = re.compile(r"third|3rd|bronze|terceiro|tercer|terzo|troisi|dritt"
 
 def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> None:
     """In the knockout stages, taken in order: an entrant plays once a round, and one beaten
-    plays on only in a third-place match. Raises ``ImportFileError`` at the row of the file that
+    plays on only in a third-place match or a placement match ("Match for 5th place"). Raises ``ImportFileError`` at the row of the file that
     breaks it (``lines``: fixture id -> its line in the file): the later fixture, or the result
     (a correction) that beat an entrant who had played on."""
     fixtures = (competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
@@ -744,7 +744,8 @@ def _check_knockouts_go_on(competition: Competition, lines: dict[int, int]) -> N
     for fixture in fixtures:
         line = lines.get(fixture.pk)
         where = _("%(round)s of %(stage)s") % {"round": fixture.round, "stage": fixture.round.stage.name}
-        third = bool(_THIRD_PLACE.search(f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}"))
+        third = bool(_THIRD_PLACE.search(f"{fixture.label} {fixture.round.name} {fixture.round.stage.name}")
+                     or bracket_layout.band_of_label(fixture.label) or bracket_layout.band_of_label(fixture.round.name))
         for column, entrant in (("home", fixture.home), ("away", fixture.away)):
             if entrant is None:
                 continue

@@ -41,14 +41,12 @@ from leagues.models import (
     Result,
     Stage,
 )
-from leagues.rules import placings, ratings
+from leagues.rules import bracket_layout, placings, ratings
+from leagues.selectors import is_third_place
 from leagues.services.bulk import objects_insert
 from leagues.services.standings import competition_tables
 
 logger = logging.getLogger(__name__)
-
-THIRD_PLACE_LABEL = "Third-place match"
-
 
 def period_months() -> int:
     return int(getattr(settings, "RATING_PERIOD_MONTHS", 1))
@@ -107,6 +105,14 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
         return None
     if not competition.fixtures.filter(status__in=Fixture.RESULTED).exists():
         return None
+    return placings_now(competition=competition)
+
+
+def placings_now(*, competition: Competition) -> dict[int, placings.Band]:
+    """Entrant id -> band, as the results stand (``leagues.rules.placings``): a league's (or a
+    knockout-less competition's) from its standings; a knockout's from the last fixture each
+    entrant played in (one still in holds the band its next fixture plays for). Withdrawn
+    entrants are not placed."""
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     knockout = list(competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
                     .select_related("round__stage", "result"))
@@ -115,17 +121,26 @@ def competition_placings(*, competition: Competition) -> dict[int, placings.Band
         rows = [(row.entrant, row.position, row.shared) for table in tables for row in table.ranked.rows
                 if row.entrant not in withdrawn]
         return placings.table_places(rows)
+    # what each fixture plays for: its label's band (a placement match; an imported one names it
+    # as its round), else its round's rank among the main bracket's rounds, in playing order (an
+    # imported cup may have a stage per round)
+    played_for = {f.pk: bracket_layout.band_of_label(f.label) or bracket_layout.band_of_label(f.round.name)
+                  or ((3, 4) if is_third_place(f) else None) for f in knockout}
+    order = sorted({(f.round.stage.order, f.round.number) for f in knockout})
+    main = sorted({(f.round.stage.order, f.round.number) for f in knockout if played_for[f.pk] is None})
+    rounds = len(main)
     games = []
     for f in knockout:
         result = getattr(f, "result", None) if f.status in Fixture.RESULTED else None
         winner = result.winner_id if result is not None else None
         if f.status == Fixture.Status.BYE:
             winner = f.home_id or f.away_id
+        key = (f.round.stage.order, f.round.number)
+        band = played_for[f.pk] or (1, 2 ** (rounds - main.index(key)))
         games.append(placings.KnockoutGame(
-            round=f.round.number, third_place=f.label == THIRD_PLACE_LABEL, home=f.home_id, away=f.away_id,
-            winner=winner, decided=f.status in Fixture.DONE,
+            round=order.index(key) + 1, third_place=band == (3, 4), home=f.home_id, away=f.away_id,
+            winner=winner, decided=f.status in Fixture.DONE or f.status == Fixture.Status.CANCELLED, band=band,
         ))
-    rounds = max(f.round.number for f in knockout)
     in_bracket = {e for g in games for e in (g.home, g.away) if e is not None}
     others = [pk for pk in competition.entrants.order_by("pk").values_list("pk", flat=True) if pk not in in_bracket]
     return placings.knockout_places(games, rounds=rounds, withdrawn=withdrawn, others=others)

@@ -32,6 +32,7 @@ from leagues.forms import (
 )
 from leagues.models import Competition, Fixture, Result, Round
 from leagues.permissions import can_manage_competition
+from leagues.rules import bracket_layout
 from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
 from leagues.services import online as fixture_online
@@ -91,6 +92,9 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
                     and (match is None or match.status in (Match.Status.SCHEDULED, Match.Status.CHECKED_IN))
                     and not checked_in[your_side])
     manage = can_manage_competition(request.user, competition)
+    # cancelled with one entrant: nobody came from the other side (a bye, a withdrawal earlier)
+    alone = fixture.status == Fixture.Status.CANCELLED and bool(fixture.home_id) != bool(fixture.away_id)
+    band = bracket_layout.band_of_label(fixture.label)
     context = {
         "fixture": fixture, "competition": competition, "match": match, "result": result_of(fixture),
         "your_side": your_side, "can_check_in": can_check_in, "checkin_refusal": refusal,
@@ -101,8 +105,9 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",
         "goals": match_selectors.goals(match) if match and match.seq else [],
-        "third_place_alone": (fixture.home or fixture.away) if fixture.status == Fixture.Status.CANCELLED
-        and bool(fixture.home_id) != bool(fixture.away_id) and is_third_place(fixture) else None,
+        "third_place_alone": (fixture.home or fixture.away) if alone and is_third_place(fixture) else None,
+        "placed_alone": {"entrant": fixture.home or fixture.away, "place": band[0]}
+        if alone and band is not None and not is_third_place(fixture) else None,
     }
     if manage:
         context.update({

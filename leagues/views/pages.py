@@ -33,8 +33,9 @@ from leagues.permissions import (
     managed_competitions,
 )
 from leagues.rules.standings import CRITERIA
-from leagues.selectors import is_third_place, live_matches_of
+from leagues.selectors import live_matches_of
 from leagues.selectors.pages import (
+    bracket_split,
     competition_fixtures,
     competitions_with_progress,
     fixtures_qs,
@@ -127,10 +128,8 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[Fixture]]:
+def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[dict]]:
     """``bracket_columns`` from the fixtures loaded already (in stage, round, position order)."""
-    columns: list[dict] = []
-    extra: list[Fixture] = []
     rounds: list[tuple] = []
     for fixture in fixtures:
         if fixture.round.stage.kind != "knockout":
@@ -138,12 +137,7 @@ def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[Fixture]]:
         if not rounds or rounds[-1][0].pk != fixture.round_id:
             rounds.append((fixture.round, []))
         rounds[-1][1].append(fixture)
-    for rnd, in_round in rounds:
-        third = [f for f in in_round if is_third_place(f)]
-        extra += third
-        if len(third) < len(in_round):
-            columns.append({"round": rnd, "fixtures": [f for f in in_round if f not in third]})
-    return columns, extra
+    return bracket_split(rounds)
 
 
 def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:

@@ -9,6 +9,7 @@ import pytest
 from django.utils import translation
 
 from leagues import names
+from leagues.rules.bracket_layout import layout
 from leagues.rules.pairings import knockout_round_names
 from leagues.rules.standings import CRITERIA, MatchLine, rank
 from leagues.views.year import month_label
@@ -87,3 +88,14 @@ def test_the_charts_months_are_in_the_readers_language():
         assert month_label(date(2026, 5, 1)) == "Mai 2026"
     with translation.override("en"):
         assert month_label(date(2026, 12, 1)) == "Dec 2026"
+
+
+def test_the_placement_matches_names_are_rebuilt_in_english_and_translated_in_each_language():
+    labels = {f.label for f in layout(64, placement=True) if f.label}
+    assert {"Match for 5th place", "Match for 63rd place", "Semi-final for 5th-8th place",
+            "Quarter-final for 9th-16th place", "Round of 32 for 33rd-64th place"} <= labels
+    with translation.override("en"):
+        assert {names.shown(label) for label in labels} == labels
+    for language in ("es", "pt-br", "it"):
+        with translation.override(language):
+            assert not {names.shown(label) for label in labels} & (labels - {"Final"}), language  # "Final" in es, pt
