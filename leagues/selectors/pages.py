@@ -70,9 +70,11 @@ def bracket_columns(competition: Competition) -> tuple[list[dict], list[dict]]:
 
 
 def _places_below(fixture: Fixture) -> tuple[int, int] | None:
+    """The places a fixture below the final's plays for, by its label or (a cup imported from
+    a results file, whose rounds carry the names) its round's name; ``None`` in the main bracket."""
     if is_third_place(fixture):
         return (3, 4)
-    return bracket_layout.band_of_label(fixture.label)
+    return bracket_layout.band_of_label(fixture.label) or bracket_layout.band_of_label(fixture.round.name)
 
 
 def bracket_split(rounds: list[tuple]) -> tuple[list[dict], list[dict]]:
@@ -89,7 +91,8 @@ def bracket_split(rounds: list[tuple]) -> tuple[list[dict], list[dict]]:
             if band is None:
                 main.append(fixture)
                 continue
-            group = below.setdefault(fixture.label, {"label": fixture.label, "band": band, "fixtures": []})
+            label = fixture.label or fixture.round.name
+            group = below.setdefault(label, {"label": label, "band": band, "fixtures": []})
             group["fixtures"].append(fixture)
         if main:
             columns.append({"round": rnd, "fixtures": main})

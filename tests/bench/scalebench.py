@@ -351,8 +351,13 @@ def _prepare_site(args) -> dict:
 
 def _server(args, *, asgi: bool, workers: int) -> loadtest.Server:
     log_dir = Path(tempfile.mkdtemp(prefix="scalebench-"))
+    # every watcher of the bench connects from 127.0.0.1: the cap on one address's sockets
+    # (LIVE_MAX_SOCKETS_PER_ADDRESS, 100 by default) above the crowd, or it would refuse most of it
+    env = {"LIVE_MAX_SOCKETS_PER_ADDRESS": str(args.watchers + 100)}
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
     server = loadtest.Server(args.database_url, workers=workers, threads=args.threads, log_dir=log_dir,
-                             env={"REDIS_URL": args.redis_url} if args.redis_url else None, asgi=asgi)
+                             env=env, asgi=asgi)
     return server.start()
 
 

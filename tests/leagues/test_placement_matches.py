@@ -222,6 +222,14 @@ def test_an_exported_knockout_imports_with_the_same_placings(tmp_path, placement
                  "--format", "knockout", stdout=io.StringIO())
     copy = Competition.objects.get(slug="place-copy")
     assert placings(organiser, copy) == placings(organiser, competition)
+    # its page crowns the final's winner and shows the matches below apart, under their names
+    champion = next(name for name, (place, _to) in placings(organiser, copy).items() if place == 1)
+    for cup in (competition, copy):
+        page = Client().get(f"/competitions/{cup.slug}/").content.decode()
+        crowned = page.split('<div class="bracket-round champion">', 1)[1].split("<b>", 1)[1].split("</b>", 1)[0]
+        assert crowned.split()[0] == champion
+        main = page.split('<div class="bracket">', 1)[1].split('<div class="bracket-round champion">', 1)[0]
+        assert ("Match for 7th place" in page) is placement and "Match for 7th place" not in main
 
 
 def test_the_organisers_form_sets_placement_matches_on_a_cup_and_refuses_them_on_a_league():
