@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import MD5PasswordHasher
 from django.core.cache.backends.redis import RedisCache
 from django.test import Client
 from rest_framework.test import APIClient
@@ -27,20 +26,6 @@ def fast_hasher(settings):
 @pytest.fixture
 def ana():
     return get_user_model().objects.create_user("ana", password="right-Password-1")
-
-
-@pytest.fixture
-def hashes(monkeypatch):
-    """Counts the passwords hashed (every check or set of a password hashes once)."""
-    calls = []
-    encode = MD5PasswordHasher.encode
-
-    def counted(self, password, salt):
-        calls.append(password)
-        return encode(self, password, salt)
-
-    monkeypatch.setattr(MD5PasswordHasher, "encode", counted)
-    return calls
 
 
 def login_page(path, username, password, address):

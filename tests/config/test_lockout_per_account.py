@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import MD5PasswordHasher
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -39,19 +38,6 @@ def ana():
     user = get_user_model().objects.create_user("ana", password=RIGHT, email="ana@example.org")
     assert signed_in(login("ana", RIGHT, HOME))
     return user
-
-
-@pytest.fixture
-def hashes(monkeypatch):
-    calls = []
-    encode = MD5PasswordHasher.encode
-
-    def counted(self, password, salt):
-        calls.append(password)
-        return encode(self, password, salt)
-
-    monkeypatch.setattr(MD5PasswordHasher, "encode", counted)
-    return calls
 
 
 def login(username, password, address):
