@@ -17,8 +17,10 @@ and black), never broken:
   may meet an entrant of the same absolute preference (C.3), one of the two then passing
   the rule, as few as can be (C.10, C.11), so that the leaders still meet.
 
-Quality, as far as the absolute rules allow, in this order (C.04.3 C.6 to C.21 condensed):
-the fewest pairs across score groups, then the smallest score differences; the fewest
+Quality, as far as the absolute rules allow, in this order (C.04.3 C.5 to C.21 condensed):
+score group by score group from the top, the fewest pairs floating out of it, then the lowest
+of those floaters (so a group that cannot pair floats into the next one down, not its leaders
+to the bottom: C.5, C.6 and the PSD of A.8, the Dutch system's bracket order); the fewest
 topscorers' colour exceptions; colour preferences (strong before mild, A.6); no float in the
 same direction twice running; and within a score group the top half against the bottom half
 (S1 against S2), a downfloater being the lowest of its group and meeting the highest of the
@@ -71,13 +73,19 @@ class NoLegalPairing(ValueError):
 class Game(NamedTuple):
     """One fixture of a round played: ``away`` None is a bye for ``home`` (it counts the
     ``bye_points`` given to ``pair_round``; ``home_points`` is then ignored). Points are the
-    competition's (3 for a win, or 1, or anything)."""
+    competition's (3 for a win, or 1, or anything).
+
+    ``away`` None with ``allocated`` False is a round ``home`` was not paired in and that was
+    not the pairing's bye (a bye it asked for, an absence): it scores ``home_points``, it does
+    not count as the bye (C.04.1 c), and like any round not played it is a downfloat
+    (C.04.3 A.4 b)."""
 
     round: int
     home: Hashable
     away: Hashable | None
     home_points: float = 0
     away_points: float = 0
+    allocated: bool = True
 
 
 @dataclass(frozen=True)
@@ -153,8 +161,8 @@ def _states(entrants: Sequence[Hashable], games: Iterable[Game], round_no: int,
                     seen.add(who)
             home = states[game.home]
             if game.away is None:
-                home.byes += 1
-                home.score += bye_points
+                home.byes += game.allocated
+                home.score += bye_points if game.allocated else game.home_points
                 if rnd == round_no - 1:
                     home.last_float = -1
                 continue
@@ -233,9 +241,10 @@ def pair_round(
 
 
 # the quality criteria of an edge's cost, the first weighing most (each packed above the sum of
-# all the later ones over a whole round)
-_CRITERIA = ("floats", "score_difference", "topscorer_colour_break", "strong_colour", "mild_colour", "repeated_float",
-             "downfloater_rank", "half_order")
+# all the later ones over a whole round): first, for each score group from the top, the pairs
+# floating out of it and how far above the group their higher scorer stands (C.5, C.6), then
+_CRITERIA = ("topscorer_colour_break", "strong_colour", "mild_colour", "repeated_float", "downfloater_rank",
+             "half_order")
 
 
 class _Bye:
@@ -268,6 +277,8 @@ def _legal(a: _State, b: _State, *, running: bool = True, difference: bool = Tru
 def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points: float) -> nx.Graph:
     position: dict = {}
     groups: dict[float, list] = {}
+    levels = sorted({states[e].score for e in active}, reverse=True)  # the score groups, the top first
+    level = {score: i for i, score in enumerate(levels)}
     for e in active:
         groups.setdefault(states[e].score, []).append(e)
     for members in groups.values():
@@ -303,10 +314,11 @@ def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points
                 floater, order = ma - 1 - pa, pb
             else:  # S1 against S2
                 repeat, floater, order = 0, 0, abs(pb - pa - ma // 2)
-            cost = (1 if gap else 0, gap, breaks, colour_cost[0], colour_cost[1], repeat, floater, order)
+            cost = (*_floats(a.score, b.score, levels, level), breaks, colour_cost[0], colour_cost[1], repeat, floater,
+                    order)
             costs.append((x, y, cost, pair))
     pairs_max = n // 2 + 1
-    width = len(_CRITERIA)
+    width = 2 * (len(levels) - 1) + len(_CRITERIA)
     widths = [max((c[2][k] for c in costs), default=0) * pairs_max + 1 for k in range(width)]
     scale = [1] * width
     for k in range(width - 2, -1, -1):
@@ -323,6 +335,21 @@ def _graph(active: list, states: dict, *, round_no: int, rounds: int, win_points
         for k, e in enumerate(candidates):
             graph.add_edge(_BYE, e, weight=ceiling + (ceiling + packed_max) * (len(candidates) - k))
     return graph
+
+
+def _floats(x: float, y: float, levels: list, level: dict) -> list[int]:
+    """The float part of a pair's cost: two figures for each boundary between a score group and
+    the next one down (the top first), 1 and the higher scorer's height above the group (in half
+    points) when the pair crosses it, else 0 and 0. Minimised group by group from the top, this
+    is the Dutch system's bracket order: the fewest downfloaters out of each group, then the
+    lowest of them (C.04.3 C.5, C.6 and its PSD, A.8), so that a player floats one group down
+    rather than a leader several."""
+    high, low = max(x, y), min(x, y)
+    out = [0] * (2 * (len(levels) - 1))
+    for i in range(level[high], level[low]):
+        out[2 * i] = 1
+        out[2 * i + 1] = round(2 * (high - levels[i]))
+    return out
 
 
 def _perfect(active: list, states: dict, *, eligible_bye: bool, running: bool, difference: bool) -> bool:

@@ -81,6 +81,27 @@ def test_an_odd_score_group_floats_its_lowest_down_against_the_first_it_may_meet
     assert got.pairs == [(2, 1), (6, 5), (4, 3)]
 
 
+def test_a_group_that_cannot_pair_floats_one_group_down_not_to_the_bottom():
+    # after two rounds (3-1-0): 1 and 7 lead with 4 points and have met; 2, 4, 6, 8 have 2;
+    # 3 and 5 have 1 and have met. Fewest pairs across groups alone would send the leaders to 3
+    # and 5 (two pairs, 3 points apart); the Dutch order (C.04.3 C.5, C.6: group by group from
+    # the top) floats each group into the next one: four pairs, each 1 or 2 points apart
+    games = (play(1, [(1, 5), (6, 2), (3, 7), (8, 4)], "hdad")
+             + play(2, [(7, 1), (2, 8), (4, 6), (5, 3)], "dddd"))
+    got = pair_round(list(range(1, 9)), games, round_no=3, rounds=5, bye_points=WIN)
+    assert all({2, 4, 6, 8} & set(pair) for pair in got.pairs), got.pairs
+
+
+def test_a_round_not_paired_is_no_bye_and_scores_its_points():
+    # 5 was absent in round 1 (a round asked off, no points): not the pairing's bye, so it is
+    # still the one to rest in round 2, the lowest ranked of the lowest group
+    games = [*play(1, [(1, 3), (2, 4)], "hh"), Game(1, 5, None, 0, allocated=False)]
+    assert pair_round([1, 2, 3, 4, 5], games, round_no=2, rounds=3, bye_points=WIN).bye == 5
+    # given a draw's point for it, 5 leaves the lowest group, and 4 rests
+    games[-1] = Game(1, 5, None, DRAW, allocated=False)
+    assert pair_round([1, 2, 3, 4, 5], games, round_no=2, rounds=3, bye_points=WIN).bye == 4
+
+
 def test_no_legal_pairing_names_the_rematch_rule():
     games = play(1, [(1, 2), (3, 4)], "hh") + play(2, [(1, 3), (4, 2)], "hh") + play(3, [(4, 1), (2, 3)], "hh")
     with pytest.raises(NoLegalPairing) as raised:
