@@ -78,7 +78,9 @@ class Game(NamedTuple):
     ``away`` None with ``allocated`` False is a round ``home`` was not paired in and that was
     not the pairing's bye (a bye it asked for, an absence): it scores ``home_points``, it does
     not count as the bye (C.04.1 c), and like any round not played it is a downfloat
-    (C.04.3 A.4 b)."""
+    (C.04.3 A.4 b). A fixture with ``played`` False is a walkover: its points count and the two
+    have met, but it gives neither a colour (only played games do, C.04.3 A.6) and, not
+    played, it is a downfloat for both."""
 
     round: int
     home: Hashable
@@ -86,6 +88,7 @@ class Game(NamedTuple):
     home_points: float = 0
     away_points: float = 0
     allocated: bool = True
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -167,11 +170,15 @@ def _states(entrants: Sequence[Hashable], games: Iterable[Game], round_no: int,
                     home.last_float = -1
                 continue
             away = states[game.away]
-            home.colours[rnd], away.colours[rnd] = HOME, AWAY
             home.opponents.add(game.away)
             away.opponents.add(game.home)
             home.score += game.home_points
             away.score += game.away_points
+            if not game.played:
+                if rnd == round_no - 1:
+                    home.last_float = away.last_float = -1
+                continue
+            home.colours[rnd], away.colours[rnd] = HOME, AWAY
             if rnd == round_no - 1:
                 gap = before[game.home] - before[game.away]
                 home.last_float = -1 if gap > 0 else (1 if gap < 0 else 0)

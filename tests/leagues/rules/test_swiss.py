@@ -102,6 +102,14 @@ def test_a_round_not_paired_is_no_bye_and_scores_its_points():
     assert pair_round([1, 2, 3, 4, 5], games, round_no=2, rounds=3, bye_points=WIN).bye == 4
 
 
+def test_a_walkover_counts_its_points_and_the_meeting_but_gives_no_colour():
+    # round 1: 1 won at home by walkover (3 did not come), 2 won a game at home
+    games = [Game(1, 1, 3, WIN, 0, played=False), Game(1, 2, 4, WIN, 0)]
+    got = pair_round([1, 2, 3, 4], games, round_no=2, rounds=3, bye_points=WIN)
+    # 1 has no colour to alternate, 2 wants away (C.04.3 E.1): 1 is home; 3 met 1, so 3 meets 4
+    assert got.pairs == [(1, 2), (3, 4)] or got.pairs == [(1, 2), (4, 3)]
+
+
 def test_no_legal_pairing_names_the_rematch_rule():
     games = play(1, [(1, 2), (3, 4)], "hh") + play(2, [(1, 3), (4, 2)], "hh") + play(3, [(4, 1), (2, 3)], "hh")
     with pytest.raises(NoLegalPairing) as raised:
