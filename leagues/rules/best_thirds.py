@@ -109,14 +109,23 @@ class Layout:
                      if not (isinstance(faced, GroupPlace) and faced.group == g and self.groups > 1))
 
 
-def layout_errors(groups: int, qualifiers: int, best: int) -> str | None:
+def settings_errors(groups: int, qualifiers: int, best: int, *, entrants: int | None = None) -> str | None:
     """Why ``groups`` x ``qualifiers`` + ``best`` cannot make a knockout (a sentence about
-    ``best``), or ``None``."""
+    ``best``: ``layout``'s refusals, and, when the number of ``entrants`` is known and makes the
+    groups, ``best`` more than the groups hold below their qualifiers), or ``None``."""
     try:
         layout(groups, qualifiers, best)
     except ValueError as exc:
         return str(exc)
+    if best and entrants is not None and entrants >= 2 * groups:
+        below = sum(max(0, len(seeds) - qualifiers) for seeds in pairings.snake_groups(entrants, groups))
+        if below < best:
+            return places_short(best)
     return None
+
+
+def places_short(best: int) -> str:
+    return _("the groups hold fewer than %(best)s entrants below their qualifiers") % {"best": best}
 
 
 def layout(groups: int, qualifiers: int, best: int = 0) -> Layout:

@@ -199,8 +199,7 @@ def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, 
     except ValueError as exc:
         raise ScheduleError(str(exc), field="best_thirds" if best else "qualifiers_per_group") from exc
     if best and sum(max(0, len(seeds) - qualifiers) for seeds in dealt) < best:
-        raise ScheduleError(_("the groups hold fewer than %(best)s entrants below their qualifiers")
-                            % {"best": best}, field="best_thirds")
+        raise ScheduleError(best_thirds.places_short(best), field="best_thirds")
     stage = Stage.objects.create(competition=competition, order=1, name="Groups", kind=Stage.Kind.GROUPS)
     fixtures = []
     for index, seeds in enumerate(dealt):
