@@ -19,19 +19,20 @@ from leagues.models import (
     TiebreakPreset,
     aware_in,
 )
+from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-    "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+    "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
     "rated", "ranking_tier",
 ]
 # left empty, these keep the competition's value (a new one: the default)
-KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes")
+KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes", "best_thirds")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -51,7 +52,7 @@ class CompetitionForm(forms.ModelForm):
             "checkin_grace_minutes": _("Check-in grace (minutes after)"), "shootout": _("Shoot-out"),
             "shootout_kicks": _("Shoot-out kicks"), "tiebreak_preset": _("Tie-break preset"),
             "tiebreak_criteria": _("Tie-break criteria"), "third_place_match": _("Third-place match"),
-            "placement_matches": _("Placement matches"),
+            "placement_matches": _("Placement matches"), "best_thirds": _("Best next-placed"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -117,6 +118,9 @@ class CompetitionForm(forms.ModelForm):
     def clean_checkin_grace_minutes(self):
         return self._clean_kept("checkin_grace_minutes")
 
+    def clean_best_thirds(self):
+        return self._clean_kept("best_thirds")
+
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
         try:
@@ -127,8 +131,8 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_qualifiers_per_group(self):
         value = self.cleaned_data["qualifiers_per_group"]
-        if value not in (1, 2):
-            raise forms.ValidationError(_("The top 1 or 2 of each group go through."))
+        if value < 1:
+            raise forms.ValidationError(_("At least one qualifier per group."))
         return value
 
     def clean_halves(self):
@@ -150,6 +154,11 @@ class CompetitionForm(forms.ModelForm):
         if data.get("placement_matches") and data.get("format") == Competition.Format.LEAGUE:
             self.add_error("placement_matches", _("Placement matches are played after a knockout; a league's "
                                                   "standings decide its places."))
+        settings = [data.get(k) for k in ("group_count", "qualifiers_per_group", "best_thirds")]
+        if data.get("format") == Competition.Format.GROUPS_KNOCKOUT and None not in settings and settings[0] >= 1:
+            error = best_thirds_errors(*settings)
+            if error:
+                self.add_error("best_thirds", error)
         return data
 
 

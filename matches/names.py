@@ -2,7 +2,7 @@
 
 The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter-finals",
 "Semi-finals", "Final", "Third-place match", the placement matches' "Match for 5th place" and
-"Semi-final for 5th-8th place", and the stages "League", "Groups", "Knockout"), and a
+"Semi-final for 5th-8th place", a best third-placed slot "B1 v 3rd of A/D/E/F", and the stages "League", "Groups", "Knockout"), and a
 match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
 is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
@@ -40,6 +40,35 @@ def _placement_shown(text: str) -> str | None:
     return None
 
 
+# a best next-placed slot in a first knockout round's label (``leagues.rules.best_thirds.side_label``):
+# "3rd of A/D/E/F", "3rd-4th of B/C/D/E", "3rd #2"
+_NEXT_SIDE = re.compile(r"^(\d+)(?:st|nd|rd|th)(?:-(\d+)(?:st|nd|rd|th))? (?:of ([A-Z0-9/]+)|#(\d+))$")
+
+
+def _next_side_shown(text: str) -> str | None:
+    match = _NEXT_SIDE.match(text)
+    if match is None:
+        return None
+    first, last, groups, slot = match.groups()
+    places = ordinal(int(first)) if last is None else _("%(first)s-%(last)s") % {
+        "first": ordinal(int(first)), "last": ordinal(int(last))}
+    if groups:
+        return _("%(places)s of %(groups)s") % {"places": places, "groups": groups}
+    return _("%(places)s #%(slot)s") % {"places": places, "slot": slot}
+
+
+def _label_shown(text: str) -> str | None:
+    """A first knockout round's label after groups with a best next-placed slot: "B1 v 3rd of
+    A/D/E/F" in the active language (the group places "B1" stay as they are)."""
+    sides = text.split(" v ")
+    if len(sides) > 2 or not any(_NEXT_SIDE.match(side) for side in sides):
+        return None
+    shown_sides = [_next_side_shown(side) or side for side in sides]
+    if len(shown_sides) == 1:  # a bye
+        return shown_sides[0]
+    return _("%(home)s v %(away)s") % {"home": shown_sides[0], "away": shown_sides[1]}
+
+
 def _fixed() -> dict[str, str]:
     return {
         "League": pgettext("stage", "League"),
@@ -66,7 +95,7 @@ def shown(name: object) -> str:
         return _("Round %(number)s") % {"number": match.group(1)}
     if match := _ROUND_OF.match(text):
         return _("Round of %(entrants)s") % {"entrants": match.group(1)}
-    return _placement_shown(text) or text
+    return _placement_shown(text) or _label_shown(text) or text
 
 
 def title_shown(title: str) -> str:

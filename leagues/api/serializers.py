@@ -32,6 +32,7 @@ from leagues.models import (
     validate_printable,
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
+from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import CRITERIA, validate_criteria
 from leagues.slugs import unique_slug
 
@@ -123,7 +124,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "slug", "name", "season", "format", "status",
             "double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
-            "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
@@ -176,8 +177,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         return value
 
     def validate_qualifiers_per_group(self, value):
-        if value not in (1, 2):
-            raise serializers.ValidationError(_("the top 1 or 2 of each group go through"))
+        if value < 1:
+            raise serializers.ValidationError(_("at least one qualifier per group"))
         return value
 
     def validate_group_count(self, value):
@@ -208,6 +209,12 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
             raise serializers.ValidationError({"placement_matches": _(
                 "placement matches are played after a knockout; a league's standings decide its places")})
+        if get("format") == Competition.Format.GROUPS_KNOCKOUT:
+            entrants = self.instance.entrants.filter(withdrawn_at__isnull=True).count() if self.instance else None
+            error = best_thirds_errors(get("group_count"), get("qualifiers_per_group"), get("best_thirds"),
+                                       entrants=entrants)
+            if error:
+                raise serializers.ValidationError({"best_thirds": error})
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)

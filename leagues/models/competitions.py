@@ -124,7 +124,12 @@ class Competition(models.Model):
     )
     group_count = models.PositiveSmallIntegerField(default=2, help_text=_("Groups then knockout."), verbose_name=_("group count"))
     qualifiers_per_group = models.PositiveSmallIntegerField(
-        default=2, help_text=_("Groups then knockout: the top N of each group go through (1 or 2)."), verbose_name=_("qualifiers per group")
+        default=2, help_text=_("Groups then knockout: the top N of each group go through (1 or more)."), verbose_name=_("qualifiers per group")
+    )
+    best_thirds = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Groups then knockout: this many of the groups' next-placed entrants go through too "
+                               "(the best third-placed when two go through per group)."),
+        verbose_name=_("best third-placed")
     )
 
     # Match format (§3)
@@ -280,7 +285,7 @@ class Competition(models.Model):
 # Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
 FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-                    "qualifiers_per_group", "venue")
+                    "qualifiers_per_group", "best_thirds", "venue")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")

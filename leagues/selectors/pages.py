@@ -6,7 +6,10 @@ from django.db.models import Q
 
 from leagues.models import Competition, Entrant, Fixture, Standing
 from leagues.rules import bracket_layout
+from leagues.rules.standings import CRITERIA
 from leagues.selectors import is_third_place, knockout_rounds, related_count
+from leagues.services.best_thirds import next_placed_ranking
+from leagues.services.standings import competition_tables
 
 
 def fixtures_qs():
@@ -61,6 +64,28 @@ def tables_with_qualifiers(competition: Competition) -> list[dict]:
                 row.qualifies = True
             table["shared_places"] = sorted({r.position for r in going if r.shared})
     return tables
+
+
+def next_placed_table(competition: Competition) -> dict | None:
+    """The best next-placed across the groups as they stand (``leagues.services.best_thirds``),
+    for the page under the groups: ``rows`` ([{"row": NextRow, "entrant": Entrant}], the
+    qualifiers marked), ``criteria`` (the comparable ones), ``place`` (3: the third-placed),
+    ``left_out_below`` (UEFA's rule for unequal groups, or ``None``), ``decided``, ``best``;
+    ``None`` when the competition takes no best next-placed or has no groups yet."""
+    if competition.format != Competition.Format.GROUPS_KNOCKOUT or competition.best_thirds < 1:
+        return None
+    tables, _lots = competition_tables(competition=competition)
+    withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
+    ranking = next_placed_ranking(competition=competition, tables=tables, passed_over=withdrawn)
+    if ranking is None or not ranking.rows:
+        return None
+    entrants = competition.entrants.select_related("club", "player").in_bulk([r.entrant for r in ranking.rows])
+    return {
+        "rows": [{"row": row, "entrant": entrants[row.entrant]} for row in ranking.rows],
+        "criteria": [CRITERIA[key] for key in ranking.criteria],
+        "place": competition.qualifiers_per_group + 1, "best": competition.best_thirds,
+        "left_out_below": ranking.left_out_below, "decided": ranking.decided,
+    }
 
 
 def bracket_columns(competition: Competition) -> tuple[list[dict], list[dict]]:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Fixture, FixtureChange, Stage
-from leagues.rules import bracket
+from leagues.rules import best_thirds, bracket
 from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from matches.models import Match
@@ -62,8 +62,8 @@ def _sources(fixtures: list[Fixture]) -> dict[int, dict[str, bracket.Source]]:
             if slot in fed[f.pk]:
                 continue
             code = getattr(f, f"{slot}_source")
-            if code:
-                fed[f.pk][slot] = bracket.Qualifier(code[:-1], int(code[-1]))
+            if code:  # "A1", or a best next-placed slot "3#1" (leagues.rules.best_thirds)
+                fed[f.pk][slot] = bracket.Qualifier(*best_thirds.parse_code(code))
             else:
                 fed[f.pk][slot] = bracket.Fixed(getattr(f, f"{slot}_id"))
     return fed

@@ -5,7 +5,8 @@ dated from the competition's first date and days between rounds, and each fixtur
 the competition's default time of day in its time zone (``kickoff_at``). A knockout fixture
 that waits for an earlier one has empty slots and points forward with ``winner_to`` (and
 ``loser_to`` for the third-place match and the placement matches); the first knockout round
-after groups names its group places (``home_source`` "A1"). Who fills the slots is derived from the results
+after groups names its group places (``home_source`` "A1", or "3#1" for a best third-placed slot:
+``leagues.rules.best_thirds``). Who fills the slots is derived from the results
 (``leagues.services.bracket``), never stored by hand.
 
 Generating locks the competition and then its entrants: an entrant added meanwhile waits for the
@@ -31,7 +32,7 @@ from leagues.models import (
     Round,
     Stage,
 )
-from leagues.rules import bracket_layout, pairings
+from leagues.rules import best_thirds, bracket_layout, pairings
 from leagues.services import bracket, notices
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
@@ -185,12 +186,20 @@ def _bracket(
 
 
 def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, now: datetime) -> list[Fixture]:
-    count, qualifiers = competition.group_count, competition.qualifiers_per_group
+    """The groups, then the knockout's first round as ``leagues.rules.best_thirds.layout``
+    draws it: group places ("A1") and, with ``best_thirds``, slots for the best next-placed
+    ("3#1"), filled once the groups are complete."""
+    count, qualifiers, best = competition.group_count, competition.qualifiers_per_group, competition.best_thirds
     try:
         dealt = pairings.snake_groups(len(entrants), count)
-        pairs = pairings.crossover(count, qualifiers)
     except ValueError as exc:
         raise ScheduleError(str(exc)) from exc
+    try:
+        plan = best_thirds.layout(count, qualifiers, best)
+    except ValueError as exc:
+        raise ScheduleError(str(exc), field="best_thirds" if best else "qualifiers_per_group") from exc
+    if best and sum(max(0, len(seeds) - qualifiers) for seeds in dealt) < best:
+        raise ScheduleError(best_thirds.places_short(best), field="best_thirds")
     stage = Stage.objects.create(competition=competition, order=1, name="Groups", kind=Stage.Kind.GROUPS)
     fixtures = []
     for index, seeds in enumerate(dealt):
@@ -199,10 +208,8 @@ def _groups_then_knockout(competition: Competition, entrants: list[Entrant], *, 
         group.entrants.set(members)
         fixtures += _round_robin(stage, group, members, double=competition.double_round_robin, now=now)
     knockout = Stage.objects.create(competition=competition, order=2, name="Knockout", kind=Stage.Kind.KNOCKOUT)
-    sources = [
-        (f"{pairings.group_letter(a)}{pa}", f"{pairings.group_letter(b)}{pb}") for (a, pa), (b, pb) in pairs
-    ]
-    labels = [f"{home} v {away}" for home, away in sources]
-    first = [(None, None)] * len(pairs)
+    sources = [tuple(best_thirds.side_code(side, plan) for side in pair) for pair in plan.pairs]
+    labels = [best_thirds.pairing_label(pair, plan) for pair in plan.pairs]
+    first = [(None, None)] * len(plan.pairs)
     return fixtures + _bracket(knockout, first, third_place=competition.third_place_match,
                                placement=competition.placement_matches, now=now, labels=labels, sources=sources)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
 from leagues.rules import standings
-from leagues.services import bracket
+from leagues.services import best_thirds, bracket
 from leagues.services.bulk import rows_insert
 from leagues.services.locks import lock_competition
 
@@ -132,7 +132,8 @@ class GroupPlaces:
 
 def group_places(*, competition: Competition, tables: list[Table]) -> GroupPlaces:
     """(group name, place) -> the entrant there, once every group fixture is decided (empty
-    before: the places are still pending). A withdrawn entrant never qualifies: the places go
+    before: the places are still pending), and the slots of the best next-placed (("#3", 1) ->
+    the entrant, ``leagues.services.best_thirds``). A withdrawn entrant never qualifies: the places go
     to the next in the table; a place nobody holds is ``bracket.NOBODY``; a place shared with an
     entrant the criteria could not separate stays pending (the organisers decide, e.g. with lots)."""
     places = GroupPlaces({}, {}, [])
@@ -158,6 +159,11 @@ def group_places(*, competition: Competition, tables: list[Table]) -> GroupPlace
                         places.shared.append((name, place))
                 else:
                     target[(name, place)] = row.entrant
+    # the best next-placed (leagues.services.best_thirds): their slots wait while the cut is shared
+    for target, passed_over in ((places.before_withdrawals, frozenset()), (places.qualifiers, withdrawn)):
+        slots = best_thirds.next_placed_slots(competition=competition, tables=tables, passed_over=passed_over)
+        if slots is not None:
+            target.update(slots)
     return places
 
 

@@ -41,6 +41,7 @@ from leagues.selectors.pages import (
     fixtures_qs,
     latest_results,
     next_fixtures,
+    next_placed_table,
     tables_with_qualifiers,
 )
 from leagues.services import competitions
@@ -112,6 +113,7 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "leagues/competition_detail.html", {
         "competition": competition,
         "tables": tables,
+        "next_placed": next_placed_table(competition),
         "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
         "rounds": rounds,
         "current_round": current["round"] if current else None,

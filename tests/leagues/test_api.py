@@ -277,7 +277,7 @@ BAD_COMPETITION = [
     ({"name": "X", "season": "no-such-season"}, "season"),
     ({"name": "X", "halves": 0}, "halves"),
     ({"name": "X", "half_minutes": -5}, "half_minutes"),
-    ({"name": "X", "qualifiers_per_group": 7}, "qualifiers_per_group"),
+    ({"name": "X", "qualifiers_per_group": 0}, "qualifiers_per_group"),
     ({"name": "X", "rule_params": [1, 2]}, "rule_params"),
     ({"name": "X", "first_date": "yesterday"}, "first_date"),
     ({"name": "X" * 300}, "name"),

@@ -116,11 +116,11 @@ def test_organiser_runs_a_competition_without_the_admin(django_capture_on_commit
     client.force_login(world.users["organiser"])
     # Create: a bad form shows the errors on the fields, nothing is saved.
     bad = _competition_form("")
-    bad.update(points_win=0, points_draw=1, qualifiers_per_group=5)
+    bad.update(points_win=0, points_draw=1, qualifiers_per_group=0)
     page = client.post("/manage/new/", bad)
     assert page.status_code == 200
     html = page.content.decode()
-    assert "This field is required." in html and "Points must be win" in html and "The top 1 or 2" in html
+    assert "This field is required." in html and "Points must be win" in html and "At least one qualifier per group." in html
     assert Competition.objects.count() == 2
     response = client.post("/manage/new/", _competition_form("Copa da Liga"))
     assert response.status_code == 302 and response["Location"] == "/manage/copa-da-liga/"
