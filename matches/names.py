@@ -2,7 +2,9 @@
 
 The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter-finals",
 "Semi-finals", "Final", "Third-place match", the placement matches' "Match for 5th place" and
-"Semi-final for 5th-8th place", and the stages "League", "Groups", "Knockout"), and a
+"Semi-final for 5th-8th place", a double elimination's "Winners' bracket round 2", "Losers' bracket
+round 3", "Grand final", "Grand final (reset)", and the stages "League", "Groups", "Knockout",
+"Winners' bracket", "Losers' bracket"), and a
 match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
 is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
@@ -22,6 +24,8 @@ _ROUND = re.compile(r"^Round (\d+)$")
 _ROUND_OF = re.compile(r"^Round of (\d+)$")
 # the placement matches' labels (``leagues.rules.bracket_layout.band_label``)
 _MATCH_FOR = re.compile(r"^Match for (\d+)(?:st|nd|rd|th) place$")
+# a double elimination's rounds (``leagues.rules.double_elimination.round_name``)
+_BRACKET_ROUND = re.compile(r"^(Winners'|Losers') bracket round (\d+)$")
 _BAND_FOR = re.compile(r"^(Semi-final|Quarter-final|Round of (\d+)) for (\d+)(?:st|nd|rd|th)-(\d+)(?:st|nd|rd|th) place$")
 
 
@@ -50,6 +54,10 @@ def _fixed() -> dict[str, str]:
         "Semi-finals": _("Semi-finals"),
         "Final": _("Final"),
         "Third-place match": _("Third-place match"),
+        "Winners' bracket": _("Winners' bracket"),
+        "Losers' bracket": _("Losers' bracket"),
+        "Grand final": _("Grand final"),
+        "Grand final (reset)": _("Grand final (reset)"),
     }
 
 
@@ -66,6 +74,10 @@ def shown(name: object) -> str:
         return _("Round %(number)s") % {"number": match.group(1)}
     if match := _ROUND_OF.match(text):
         return _("Round of %(entrants)s") % {"entrants": match.group(1)}
+    if match := _BRACKET_ROUND.match(text):
+        if match.group(1) == "Winners'":
+            return _("Winners' bracket round %(number)s") % {"number": match.group(2)}
+        return _("Losers' bracket round %(number)s") % {"number": match.group(2)}
     return _placement_shown(text) or text
 
 

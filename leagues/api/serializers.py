@@ -122,8 +122,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         model = Competition
         fields = [
             "id", "slug", "name", "season", "format", "status",
-            "double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
-            "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "double_round_robin", "third_place_match", "placement_matches", "grand_final_reset", "group_count",
+            "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
