@@ -12,11 +12,12 @@ made and leave a name an organiser typed as it is.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from django.contrib.humanize.templatetags.humanize import ordinal
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext
 
 PRACTICE = gettext_noop("Practice")  # a practice match's stored title
 
@@ -63,10 +64,16 @@ def _fixed() -> dict[str, str]:
 
 def shown(name: object) -> str:
     """``name`` (a str, or a round: its ``str``) in the active language when the site made it;
-    any other name unchanged. ``None`` and "" give ""."""
+    any other name unchanged. ``None`` and "" give "". Kept per language and name (a page of a
+    bracket shows each round's name and label many times, and a placement label's ordinals
+    cost a score of lookups each)."""
     if name is None:
         return ""
-    text = str(name)
+    return _shown_in(get_language(), str(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown_in(language: str | None, text: str) -> str:
     fixed = _fixed().get(text)
     if fixed is not None:
         return fixed
