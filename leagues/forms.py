@@ -150,6 +150,11 @@ class CompetitionForm(forms.ModelForm):
         if data.get("placement_matches") and data.get("format") == Competition.Format.LEAGUE:
             self.add_error("placement_matches", _("Placement matches are played after a knockout; a league's "
                                                   "standings decide its places."))
+        if data.get("format") == Competition.Format.DOUBLE_ELIMINATION:
+            for name in ("placement_matches", "third_place_match"):
+                if data.get(name):
+                    self.add_error(name, _("A double elimination places everyone by its losers' bracket; it "
+                                           "has no third-place or placement matches."))
         return data
 
 

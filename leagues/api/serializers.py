@@ -208,6 +208,12 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
             raise serializers.ValidationError({"placement_matches": _(
                 "placement matches are played after a knockout; a league's standings decide its places")})
+        if get("format") == Competition.Format.DOUBLE_ELIMINATION:
+            for name in ("placement_matches", "third_place_match"):
+                if get(name):
+                    raise serializers.ValidationError({name: _(
+                        "a double elimination places everyone by its losers' bracket; it has no "
+                        "third-place or placement matches")})
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)
@@ -594,6 +600,8 @@ class StandingsSerializer(serializers.Serializer):
 class BracketRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     name = serializers.CharField()
+    stage = serializers.CharField(help_text="Its stage: a double elimination's \"Winners' bracket\", "
+                                            "\"Losers' bracket\" or \"Grand final\".")
     fixtures = FixtureSerializer(many=True)
 
 

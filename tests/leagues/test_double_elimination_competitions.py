@@ -96,6 +96,8 @@ def test_eight_entrants_the_draw_makes_both_brackets_and_the_finals_and_the_winn
     assert placings(APIClient(), competition) == {
         "E1": (1, 1), "E2": (2, 2), "E3": (3, 3), "E4": (4, 4),
         "E5": (5, 6), "E6": (5, 6), "E7": (7, 8), "E8": (7, 8)}
+    rounds = APIClient().get(f"/api/competitions/{competition.slug}/bracket/").json()["rounds"]
+    assert [(r["stage"], r["name"], len(r["fixtures"])) for r in rounds] == ROUNDS_OF_8
     body = APIClient().get(f"/api/competitions/{competition.slug}/").json()
     assert body["format"] == "double_elimination" and body["grand_final_reset"] is True
     assert body["status"] == "finished"
@@ -137,6 +139,8 @@ def test_without_a_reset_the_first_final_decides_and_the_setting_is_fixed_after_
                         format="json").json()["grand_final_reset"] is True
     assert client.patch(f"/api/competitions/{competition.slug}/", {"grand_final_reset": False},
                         format="json").json()["grand_final_reset"] is False
+    response = client.patch(f"/api/competitions/{competition.slug}/", {"third_place_match": True}, format="json")
+    assert response.status_code == 400 and "third_place_match" in response.json()
     for i in range(1, 5):
         Entrant.objects.create(competition=competition, name=f"E{i}", seed=i)
     assert client.post(f"/api/competitions/{competition.slug}/generate-fixtures/").status_code == 201
