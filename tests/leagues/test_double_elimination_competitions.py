@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 
 import pytest
@@ -15,7 +16,11 @@ from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from leagues.models import Competition, Entrant, Fixture, Result
+from leagues.models import Competition, Entrant, Fixture, Placing, Result
+from leagues.rules import double_elimination as de
+from leagues.selectors.year import federation_ranking
+from leagues.services.double_elimination import layout_id
+from leagues.services.ratings import ratings_recompute
 from leagues.services.standings import standings_recompute
 from matches.names import shown
 from tests.leagues.test_results_through_the_api import as_user, competition_of, names, record
@@ -101,6 +106,15 @@ def test_eight_entrants_the_draw_makes_both_brackets_and_the_finals_and_the_winn
     body = APIClient().get(f"/api/competitions/{competition.slug}/").json()
     assert body["format"] == "double_elimination" and body["grand_final_reset"] is True
     assert body["status"] == "finished"
+    # the federation ranking reads the same placings, shared places included
+    ratings_recompute()
+    stored = {p.player.first_name: (p.place, p.place_to)
+              for p in Placing.objects.filter(competition=competition).select_related("player")}
+    assert stored == placings(APIClient(), competition)
+    last_day = competition.fixtures.order_by("-date").first().date
+    rows = {r.player.first_name: r.row for r in federation_ranking(at=last_day)}
+    assert rows["E5"].explanation == "from 1 competition: 5th-6th in de8 (30)"
+    assert rows["E5"].points == rows["E6"].points
 
 
 def test_the_losers_side_winning_the_first_final_plays_the_reset_fifteen_fixtures():
@@ -281,3 +295,69 @@ def test_the_exports_and_the_calendar_name_each_fixture_by_its_bracket_and_round
     assert any("E4 v E3" in e and "Losers' bracket round 1" in e.replace("\\", "") for e in events)
     embed = Client().get(f"/embed/competitions/{competition.slug}/fixtures/").content.decode()
     assert "E4" in embed and "Losers&#x27; bracket round 1" in embed
+
+
+def test_an_entrant_who_withdraws_after_a_bye_and_a_win_below_keeps_its_bye_and_the_bracket_goes_on():
+    competition, organiser = competition_of(6, format="double_elimination", slug="de-bye-wd")
+    for p in (1, 3):  # 4-5 and 3-6: E5 and E6 drop, each alone in a losers' first round: byes
+        assert record(organiser, fixture_at(competition, "Winners' bracket", 1, p), 2, 0).status_code == 200
+    lone = fixture_at(competition, "Losers' bracket", 1, 0)
+    lone.refresh_from_db()
+    assert lone.status == "bye" and names(lone) == (None, "E5")
+    for p in (0, 1):  # E1 beats E4, E2 beats E3: they drop, crossed
+        assert record(organiser, fixture_at(competition, "Winners' bracket", 2, p), 2, 0).status_code == 200
+    below = fixture_at(competition, "Losers' bracket", 2, 0)
+    assert names(below) == ("E5", "E3")
+    assert record(organiser, below, 2, 0).status_code == 200  # E5 plays on, and wins
+    e5 = competition.entrants.get(name="E5")
+    assert organiser.post(f"/api/entrants/{e5.pk}/withdraw/").status_code == 200
+    lone.refresh_from_db()
+    assert lone.status == "bye" and names(lone) == (None, "E5")  # the bye it had stays: it played on
+    play_through(organiser, competition)  # every later result is taken (no fixture "played on" to undo)
+    assert standings_recompute(competition_id=competition.pk, force=True)
+    competition.refresh_from_db()
+    assert competition.derived_conflicts == []
+    assert not competition.fixtures.filter(status__in=Fixture.OPEN).exists()
+    assert "E5" not in placings(organiser, competition)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8))
+def test_random_results_and_corrections_fill_the_stored_brackets_as_the_pure_structure_plays_them(seed):
+    """Random fields (5 to 16), random results (double no-shows among them), corrections that
+    cascade: the stored fixtures hold what ``leagues.rules.double_elimination.play`` gives for the
+    same results, and the placings API says what its ``placings`` say."""
+    rng = random.Random(seed)
+    n = rng.choice([5, 7, 9, 12, 16])
+    competition, organiser = competition_of(n, format="double_elimination", slug=f"de-random-{seed}",
+                                            grand_final_reset=rng.random() < 0.7)
+    for _ in range(300):
+        ready = list(competition.fixtures.filter(status="scheduled", home__isnull=False, away__isnull=False))
+        if not ready:
+            break
+        choice = rng.random()
+        done = list(competition.fixtures.filter(status="played"))
+        if choice < 0.1 and done:
+            fixture, extra = rng.choice(done), {"cascade": True}
+        else:
+            fixture, extra = rng.choice(ready), {}
+        if choice > 0.93:
+            response = organiser.post(f"/api/fixtures/{fixture.pk}/result/", {"outcome": "walkover",
+                                                                               "outcome_side": "both"}, format="json")
+        else:
+            response = record(organiser, fixture, *rng.choice([(2, 0), (0, 2)]), **extra)
+        assert response.status_code == 200, response.content
+    assert not competition.fixtures.filter(status__in=Fixture.OPEN).exists()
+    stored = {layout_id(f): f for f in competition.fixtures.select_related("round__stage", "result")}
+    laid_out = de.layout(n, grand_final_reset=competition.grand_final_reset)
+    games = de.play(laid_out, lambda f, home, away: stored[f.id].result.winner_id,
+                    seeds=list(competition.entrants.order_by("seed").values_list("pk", flat=True)))
+    statuses = {de.PLAYED: {"played", "walkover"}, de.BYE: {"bye"}, de.CANCELLED: {"cancelled"}}
+    for game in games:
+        fixture = stored[game.fixture.id]
+        assert fixture.status in statuses[game.status], game.fixture.id
+        if game.status != de.CANCELLED:
+            assert (fixture.home_id, fixture.away_id) == (game.home, game.away), game.fixture.id
+    names_of = dict(competition.entrants.values_list("pk", "name"))
+    assert placings(organiser, competition) == {
+        names_of[e]: (band.place, band.place_to) for e, band in de.placings(laid_out, games).items()}
