@@ -24,8 +24,8 @@ from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
-    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-    "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches",
+    "grand_final_reset", "group_count", "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
@@ -53,6 +53,7 @@ class CompetitionForm(forms.ModelForm):
             "shootout_kicks": _("Shoot-out kicks"), "tiebreak_preset": _("Tie-break preset"),
             "tiebreak_criteria": _("Tie-break criteria"), "third_place_match": _("Third-place match"),
             "placement_matches": _("Placement matches"), "best_thirds": _("Best next-placed"),
+            "grand_final_reset": _("Grand final reset"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -159,6 +160,11 @@ class CompetitionForm(forms.ModelForm):
             error = best_thirds_errors(*settings)
             if error:
                 self.add_error("best_thirds", error)
+        if data.get("format") == Competition.Format.DOUBLE_ELIMINATION:
+            for name in ("placement_matches", "third_place_match"):
+                if data.get(name):
+                    self.add_error(name, _("A double elimination places everyone by its losers' bracket; it "
+                                           "has no third-place or placement matches."))
         return data
 
 

@@ -2,7 +2,9 @@
 
 The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter-finals",
 "Semi-finals", "Final", "Third-place match", the placement matches' "Match for 5th place" and
-"Semi-final for 5th-8th place", a best third-placed slot "B1 v 3rd of A/D/E/F", and the stages "League", "Groups", "Knockout"), and a
+"Semi-final for 5th-8th place", a best third-placed slot "B1 v 3rd of A/D/E/F", a double
+elimination's "Winners' bracket round 2", "Losers' bracket round 3", "Grand final", "Grand final
+(reset)", and the stages "League", "Groups", "Knockout", "Winners' bracket", "Losers' bracket"), and a
 match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
 is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
@@ -10,11 +12,12 @@ made and leave a name an organiser typed as it is.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from django.contrib.humanize.templatetags.humanize import ordinal
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext
 
 PRACTICE = gettext_noop("Practice")  # a practice match's stored title
 
@@ -22,6 +25,8 @@ _ROUND = re.compile(r"^Round (\d+)$")
 _ROUND_OF = re.compile(r"^Round of (\d+)$")
 # the placement matches' labels (``leagues.rules.bracket_layout.band_label``)
 _MATCH_FOR = re.compile(r"^Match for (\d+)(?:st|nd|rd|th) place$")
+# a double elimination's rounds (``leagues.rules.double_elimination.round_name``)
+_BRACKET_ROUND = re.compile(r"^(Winners'|Losers') bracket round (\d+)$")
 _BAND_FOR = re.compile(r"^(Semi-final|Quarter-final|Round of (\d+)) for (\d+)(?:st|nd|rd|th)-(\d+)(?:st|nd|rd|th) place$")
 
 
@@ -79,15 +84,25 @@ def _fixed() -> dict[str, str]:
         "Semi-finals": _("Semi-finals"),
         "Final": _("Final"),
         "Third-place match": _("Third-place match"),
+        "Winners' bracket": _("Winners' bracket"),
+        "Losers' bracket": _("Losers' bracket"),
+        "Grand final": _("Grand final"),
+        "Grand final (reset)": _("Grand final (reset)"),
     }
 
 
 def shown(name: object) -> str:
     """``name`` (a str, or a round: its ``str``) in the active language when the site made it;
-    any other name unchanged. ``None`` and "" give ""."""
+    any other name unchanged. ``None`` and "" give "". Kept per language and name (a page of a
+    bracket shows each round's name and label many times, and a placement label's ordinals
+    cost a score of lookups each)."""
     if name is None:
         return ""
-    text = str(name)
+    return _shown_in(get_language(), str(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown_in(language: str | None, text: str) -> str:
     fixed = _fixed().get(text)
     if fixed is not None:
         return fixed
@@ -95,6 +110,10 @@ def shown(name: object) -> str:
         return _("Round %(number)s") % {"number": match.group(1)}
     if match := _ROUND_OF.match(text):
         return _("Round of %(entrants)s") % {"entrants": match.group(1)}
+    if match := _BRACKET_ROUND.match(text):
+        if match.group(1) == "Winners'":
+            return _("Winners' bracket round %(number)s") % {"number": match.group(2)}
+        return _("Losers' bracket round %(number)s") % {"number": match.group(2)}
     return _placement_shown(text) or _label_shown(text) or text
 
 

@@ -165,8 +165,8 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
     actions = ["generate_fixtures", "recompute_standings"]
     fieldsets = [
         (None, {"fields": ["season", "name", "slug", "format", "organisers"]}),
-        (_("Format"), {"fields": ["double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
-                               "best_thirds", "first_date", "days_between_rounds"]}),
+        (_("Format"), {"fields": ["double_round_robin", "third_place_match", "placement_matches", "grand_final_reset", "group_count",
+                               "qualifiers_per_group", "best_thirds", "first_date", "days_between_rounds"]}),
         (_("Match format"), {"fields": ["halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
                                      "shootout_kicks", "rule_set", "rule_params"]}),
         (_("Points and tie-breaks"), {"fields": ["points_win", "points_draw", "points_loss", "points_bye",

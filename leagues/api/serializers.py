@@ -123,8 +123,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         model = Competition
         fields = [
             "id", "slug", "name", "season", "format", "status",
-            "double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
-            "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "double_round_robin", "third_place_match", "placement_matches", "grand_final_reset", "group_count",
+            "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
@@ -215,6 +215,12 @@ class CompetitionSerializer(serializers.ModelSerializer):
                                        entrants=entrants)
             if error:
                 raise serializers.ValidationError({"best_thirds": error})
+        if get("format") == Competition.Format.DOUBLE_ELIMINATION:
+            for name in ("placement_matches", "third_place_match"):
+                if get(name):
+                    raise serializers.ValidationError({name: _(
+                        "a double elimination places everyone by its losers' bracket; it has no "
+                        "third-place or placement matches")})
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)
@@ -601,6 +607,8 @@ class StandingsSerializer(serializers.Serializer):
 class BracketRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     name = serializers.CharField()
+    stage = serializers.CharField(help_text="Its stage: a double elimination's \"Winners' bracket\", "
+                                            "\"Losers' bracket\" or \"Grand final\".")
     fixtures = FixtureSerializer(many=True)
 
 

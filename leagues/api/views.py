@@ -286,9 +286,10 @@ def fixture_queryset():
 
 
 def bracket_payload(competition: Competition) -> dict:
-    """The knockout rounds of every knockout stage, in order; ``stage`` names the first."""
+    """The knockout rounds of every knockout stage, in order, each naming its stage (a double
+    elimination's bracket); ``stage`` names the first."""
     stage = competition.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order").first()
-    rounds = [{"number": rnd.number, "name": str(rnd), "fixtures": fixtures}
+    rounds = [{"number": rnd.number, "name": str(rnd), "stage": rnd.stage.name, "fixtures": fixtures}
               for rnd, fixtures in knockout_rounds(competition=competition, fixtures_qs=fixture_queryset())]
     return {"competition": competition.slug, "stage": stage.name if stage else None, "rounds": rounds}
 

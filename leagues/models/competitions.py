@@ -99,6 +99,7 @@ class Competition(models.Model):
         LEAGUE = "league", _("League (round robin)")
         KNOCKOUT = "knockout", _("Knockout")
         GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
 
     class WithdrawalPolicy(models.TextChoices):
         ANNUL = "annul", _("Annul all its results")
@@ -121,6 +122,10 @@ class Competition(models.Model):
     placement_matches = models.BooleanField(
         default=False, help_text=_("Knockout: the losers of each round play on, so every place is decided "
                                    "(the third-place match is one of them)."), verbose_name=_("placement matches")
+    )
+    grand_final_reset = models.BooleanField(
+        default=True, help_text=_("Double elimination: when the losers' bracket winner wins the grand final, "
+                                  "both have lost once and a second final decides."), verbose_name=_("grand final reset")
     )
     group_count = models.PositiveSmallIntegerField(default=2, help_text=_("Groups then knockout."), verbose_name=_("group count"))
     qualifiers_per_group = models.PositiveSmallIntegerField(
@@ -236,7 +241,8 @@ class Competition(models.Model):
                 name="competition_walkover_has_a_winner",
             ),
             models.CheckConstraint(
-                condition=Q(format__in=["league", "knockout", "groups_knockout"]), name="competition_format_valid"
+                condition=Q(format__in=["league", "knockout", "groups_knockout", "double_elimination"]),
+                name="competition_format_valid",
             ),
             models.CheckConstraint(
                 condition=Q(rule_set__in=["one_touch", "mbs"]), name="competition_rule_set_valid"
@@ -285,7 +291,7 @@ class Competition(models.Model):
 # Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
 FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-                    "qualifiers_per_group", "best_thirds", "venue")
+                    "qualifiers_per_group", "best_thirds", "venue", "grand_final_reset")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")

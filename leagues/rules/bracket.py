@@ -13,7 +13,7 @@ differences. A slot is filled from its source:
 The rules, for a fixture that is not started (no result, no online match begun):
 
 - a withdrawn entrant never fills a slot: its slot is empty (``NOBODY``); an entrant already
-  beaten is never reinstated;
+  beaten is never reinstated; a bye it had before withdrawing stays (it may have played on);
 - one entrant and an empty slot: a bye, the entrant goes through; for a fixture for the places
   below the final's (``feeds_losers``) that is the last of its band (the third-place match, the
   match for 5th place) it is cancelled instead, and its entrant takes the higher place;
@@ -153,7 +153,7 @@ def derive(
     goes_on: dict[Hashable, tuple[object, object]] = {}  # id -> (winner, loser)
     out = Derivation()
 
-    def resolve(source: Source, open_fixture: bool, holds: Hashable | None = None) -> object:
+    def resolve(source: Source, open_fixture: bool, holds: Hashable | None = None, bye_done: bool = False) -> object:
         if isinstance(source, Fixed):
             who = NOBODY if source.entrant is None else source.entrant
             return who  # the draw's entrants stay; a withdrawal there is a walkover, not a gap
@@ -168,14 +168,15 @@ def derive(
                 return NOBODY
             winner, loser = goes_on.get(feeder.id, (PENDING, PENDING))
             who = winner if isinstance(source, Winner) else loser
-        if open_fixture and who not in (NOBODY, PENDING) and who in withdrawn:
-            return NOBODY
+        if open_fixture and who not in (NOBODY, PENDING) and who in withdrawn and not (bye_done and who == holds):
+            return NOBODY  # a bye it had before withdrawing stays: it may have played on since
         return who
 
     for f in sorted(fixtures, key=lambda f: f.order):
         open_fixture = f.result is None and not f.started
-        home = resolve(f.home_source, open_fixture, f.home)
-        away = resolve(f.away_source, open_fixture, f.away)
+        bye_done = f.status == BYE
+        home = resolve(f.home_source, open_fixture, f.home, bye_done)
+        away = resolve(f.away_source, open_fixture, f.away, bye_done)
         if not open_fixture:
             would = (_entrant(home), _entrant(away))
             if would != (f.home, f.away):

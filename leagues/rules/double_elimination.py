@@ -28,12 +28,21 @@ on: both are out. ``placings(fixtures, games)`` places each entrant by the round
 the grand final's winner 1st, its loser 2nd, the loser of the losers' final 3rd, of the round
 before 4th, then the losers of each earlier losers' round share as many places as the round has
 fixtures (5th-6th, 7th-8th, 9th-12th, ...), as published brackets do.
+
+Stored (``leagues.services.double_elimination``), each bracket is a stage (``STAGE_NAMES``,
+``STAGE_ORDER``) and each of its rounds a round (``round_name``: "Winners' bracket round 1",
+"Grand final (reset)"); ``destinations`` says where each fixture's winner and loser go, the
+reset fed by the first final (its loser at home, its winner away: the same two entrants, in
+the same slots, when the losers' bracket winner won it), and ``reset_follows`` cancels the
+reset in a ``leagues.rules.bracket.derive`` of the stored fixtures unless the first final's
+away side (the losers' bracket winner) won it.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from leagues.rules import bracket
 from leagues.rules.bracket import Fixed, Loser, Source, Winner
 from leagues.rules.i18n import gettext as _
 from leagues.rules.pairings import bracket_size, knockout_first_round
@@ -210,3 +219,59 @@ def placings(fixtures: Sequence[Fixture], games: Sequence[Game]) -> dict[Hashabl
         else:  # a bye: one entrant left
             out[last.winner] = Band(1, 1)
     return {e: b for e, b in out.items() if e is not None}
+
+
+# --- Stored as stages and rounds ------------------------------------------------------------------
+
+STAGE_NAMES = {WINNERS: "Winners' bracket", LOSERS: "Losers' bracket", GRAND_FINAL: "Grand final"}
+STAGE_ORDER = {WINNERS: 1, LOSERS: 2, GRAND_FINAL: 3}
+BRACKET_OF_STAGE = {order: name for name, order in STAGE_ORDER.items()}
+FIRST_FINAL, RESET = (GRAND_FINAL, 1, 0), (GRAND_FINAL, 2, 0)
+
+
+def round_name(bracket_name: str, number: int) -> str:
+    """The stored (English) name of a round: "Winners' bracket round 2", "Losers' bracket round
+    3", "Grand final", "Grand final (reset)" (pages show it translated: ``matches.names``)."""
+    if bracket_name == GRAND_FINAL:
+        return "Grand final" if number == 1 else "Grand final (reset)"
+    return f"{STAGE_NAMES[bracket_name]} round {number}"
+
+
+def destinations(fixtures: Sequence[Fixture]) -> dict[tuple, dict[str, tuple[tuple, str]]]:
+    """Fixture id -> {"winner": (fixture id, slot), "loser": (fixture id, slot)} where its
+    winner and loser go next (slot ``"home"`` or ``"away"``; a key left out: nowhere). Every
+    source of the layout names one destination, but the reset's: it is fed by the first
+    final, its loser at home and its winner away (see the module)."""
+    out: dict[tuple, dict[str, tuple[tuple, str]]] = {f.id: {} for f in fixtures}
+    for f in fixtures:
+        if f.reset:
+            out[FIRST_FINAL]["loser"] = (f.id, "home")
+            out[FIRST_FINAL]["winner"] = (f.id, "away")
+            continue
+        for slot, source in (("home", f.home_source), ("away", f.away_source)):
+            if isinstance(source, Winner | Loser):
+                out[source.fixture]["winner" if isinstance(source, Winner) else "loser"] = (f.id, slot)
+    return out
+
+
+def reset_follows(derivation: bracket.Derivation, *, first: bracket.KnockoutFixture,
+                  reset: bracket.KnockoutFixture) -> None:
+    """Corrects ``derivation`` (of the stored fixtures, ``leagues.rules.bracket.derive``) for the
+    reset: unless the first final's away side (the losers' bracket winner) won it, or it is
+    still to be decided, the reset is cancelled with nobody in it; a reset decided or started
+    that is not to be played is a conflict."""
+    slot = derivation.slots.get(first.id)
+    if first.result is not None:
+        needed = first.result.winner is not None and first.result.winner == first.away
+    elif slot is None or slot.status is None or slot.status == bracket.SCHEDULED:
+        return  # the first final is still to be played (or under way): the reset waits
+    else:
+        needed = False  # a bye (the winners' side alone) or cancelled
+    if needed:
+        return
+    if reset.result is None and not reset.started:
+        derivation.slots[reset.id] = bracket.Slotting(None, None, bracket.CANCELLED)
+        return
+    derivation.conflicts.pop(reset.id, None)
+    if (reset.home, reset.away) != (None, None):
+        derivation.conflicts[reset.id] = ((reset.home, reset.away), (None, None))

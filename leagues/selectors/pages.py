@@ -7,6 +7,7 @@ from django.db.models import Q
 from leagues.models import Competition, Entrant, Fixture, Standing
 from leagues.rules import bracket_layout
 from leagues.rules.standings import CRITERIA
+from leagues.rules import double_elimination as de
 from leagues.selectors import is_third_place, knockout_rounds, related_count
 from leagues.services.best_thirds import next_placed_ranking
 from leagues.services.standings import competition_tables
@@ -139,3 +140,28 @@ def competition_fixtures(competition: Competition) -> list[Fixture]:
                         "result", "match")
         .defer(*LIST_DEFERRED)
         .order_by("round__stage__order", "round__number", "group__name", "position"))
+
+
+def double_elimination_brackets(rounds: list[tuple]) -> list[dict]:
+    """From the knockout rounds of a double elimination (``[(round, [fixture, ...]), ...]``, in
+    stage and round order): one bracket per stage, winners' first, then losers', then the grand
+    final, ``{"stage", "columns": [{"round", "fixtures", "straight"}], "champion"}``; a column is
+    ``straight`` when the next has as many fixtures (its winners meet the dropped, one each);
+    the grand final's ``champion`` is the winner of its last final played (``None`` before)."""
+    brackets: list[dict] = []
+    for rnd, fixtures in rounds:
+        if not brackets or brackets[-1]["stage"].pk != rnd.stage_id:
+            brackets.append({"stage": rnd.stage, "columns": [], "champion": None})
+        brackets[-1]["columns"].append({"round": rnd, "fixtures": fixtures, "straight": False})
+    for part in brackets:
+        columns = part["columns"]
+        for column, after in zip(columns, columns[1:], strict=False):
+            column["straight"] = len(column["fixtures"]) == len(after["fixtures"])
+    if brackets and brackets[-1]["stage"].order == de.STAGE_ORDER[de.GRAND_FINAL]:
+        finals = [c["fixtures"][0] for c in brackets[-1]["columns"] if c["fixtures"][0].status != Fixture.Status.CANCELLED]
+        last = finals[-1] if finals else None
+        if last is not None and last.status in Fixture.RESULTED and last.result.winner_id:
+            brackets[-1]["champion"] = last.home if last.result.winner_id == last.home_id else last.away
+        elif last is not None and last.status == Fixture.Status.BYE:
+            brackets[-1]["champion"] = last.home or last.away
+    return brackets

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from leagues.models import Competition, Fixture, FixtureChange, Stage
 from leagues.rules import best_thirds, bracket
 from leagues.services import notices
+from leagues.services.double_elimination import follow_reset, is_double_elimination, play_orders
 from leagues.services.history import change_record, fixture_state
 from matches.models import Match
 from matches.services import online
@@ -43,7 +44,7 @@ class Plan:
 
 def knockout_fixtures(competition: Competition, *, lock: bool):
     qs = (Fixture.objects.filter(competition=competition, round__stage__kind=Stage.Kind.KNOCKOUT)
-          .select_related("round", "home", "away", "match", "result")
+          .select_related("round__stage", "home", "away", "match", "result")
           .order_by("round__stage__order", "round__number", "position", "pk"))
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -105,10 +106,12 @@ def bracket_plan(*, competition: Competition, qualifiers: dict, before_withdrawa
     fixtures = knockout_fixtures(competition, lock=lock)
     fed = _sources(fixtures)
     withdrawn = frozenset(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
-    below = _for_places_below(fixtures, fed)
+    double = is_double_elimination(competition)  # no places below: a lone entrant goes on by a bye
+    below = set() if double else _for_places_below(fixtures, fed)
+    orders = play_orders(competition, fixtures) if double else {}
     stage = [
         bracket.KnockoutFixture(
-            id=f.pk, order=(f.round.number, f.position), home_source=fed[f.pk]["home"],
+            id=f.pk, order=orders.get(f.pk) or (f.round.number, f.position), home_source=fed[f.pk]["home"],
             away_source=fed[f.pk]["away"], home=f.home_id, away=f.away_id, status=f.status,
             result=_decided(f), started=f.match_id is not None and f.match.status in Match.STARTED,
             feeds_losers=f.pk in below, winner_goes_on=f.winner_to_id is not None,
@@ -118,6 +121,8 @@ def bracket_plan(*, competition: Competition, qualifiers: dict, before_withdrawa
     ]
     derivation = bracket.derive(stage, withdrawn=withdrawn, qualifiers=qualifiers,
                                 places_before_withdrawals=before_withdrawals)
+    if double:
+        follow_reset(derivation, stage=stage, fixtures={f.pk: f for f in fixtures})
     return Plan(fixtures={f.pk: f for f in fixtures}, stage_fixtures=stage, derivation=derivation)
 
 

@@ -34,6 +34,7 @@ from leagues.models import (
 )
 from leagues.rules import best_thirds, bracket_layout, pairings
 from leagues.services import bracket, notices
+from leagues.services.double_elimination import double_elimination_generate
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
 
@@ -112,6 +113,8 @@ def _generate(competition: Competition, entrants: list[Entrant], now: datetime) 
         ]
         return _bracket(stage, first, third_place=competition.third_place_match,
                         placement=competition.placement_matches, now=now)
+    if competition.format == Competition.Format.DOUBLE_ELIMINATION:
+        return double_elimination_generate(competition, entrants, now=now)
     return _groups_then_knockout(competition, entrants, now=now)
 
 

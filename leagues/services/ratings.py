@@ -44,6 +44,7 @@ from leagues.models import (
 from leagues.rules import bracket_layout, placings, ratings
 from leagues.selectors import is_third_place
 from leagues.services.bulk import objects_insert
+from leagues.services.double_elimination import double_elimination_placings, is_double_elimination
 from leagues.services.standings import competition_tables
 
 logger = logging.getLogger(__name__)
@@ -116,6 +117,8 @@ def placings_now(*, competition: Competition) -> dict[int, placings.Band]:
     withdrawn = set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     knockout = list(competition.fixtures.filter(round__stage__kind=Stage.Kind.KNOCKOUT)
                     .select_related("round__stage", "result"))
+    if is_double_elimination(competition):
+        return double_elimination_placings(competition=competition, fixtures=knockout, withdrawn=withdrawn)
     if not knockout:
         tables, _lots = competition_tables(competition=competition)
         rows = [(row.entrant, row.position, row.shared) for table in tables for row in table.ranked.rows

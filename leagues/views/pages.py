@@ -38,6 +38,7 @@ from leagues.selectors.pages import (
     bracket_split,
     competition_fixtures,
     competitions_with_progress,
+    double_elimination_brackets,
     fixtures_qs,
     latest_results,
     next_fixtures,
@@ -106,7 +107,9 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     for r in rounds:  # a round's dates are its fixtures' (they follow every reschedule), else the planned one
         dates = sorted({f.date for f in r["fixtures"] if f.date and f.status != Fixture.Status.BYE})
         r["first"], r["last"] = (dates[0], dates[-1]) if dates else (r["round"].date, r["round"].date)
-    columns, extra = _bracket_of(fixtures)
+    double = competition.format == Competition.Format.DOUBLE_ELIMINATION
+    columns, extra = _bracket_of(fixtures) if not double else ([], [])
+    brackets = double_elimination_brackets(_knockout_rounds(fixtures)) if double else []
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
     current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
     tables = tables_with_qualifiers(competition)
@@ -117,10 +120,11 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
         "rounds": rounds,
         "current_round": current["round"] if current else None,
-        "bracket": columns,
+        "bracket": columns or brackets,
         "bracket_extra": extra,
+        "brackets": brackets,
         "entrants": entrants,
-        "multi_stage": len({r["round"].stage_id for r in rounds}) > 1,
+        "multi_stage": len({r["round"].stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
         "can_manage": can_manage_competition(request.user, competition),
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
@@ -130,8 +134,8 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[dict]]:
-    """``bracket_columns`` from the fixtures loaded already (in stage, round, position order)."""
+def _knockout_rounds(fixtures: list[Fixture]) -> list[tuple]:
+    """``knockout_rounds`` from the fixtures loaded already (in stage, round, position order)."""
     rounds: list[tuple] = []
     for fixture in fixtures:
         if fixture.round.stage.kind != "knockout":
@@ -139,7 +143,12 @@ def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[dict]]:
         if not rounds or rounds[-1][0].pk != fixture.round_id:
             rounds.append((fixture.round, []))
         rounds[-1][1].append(fixture)
-    return bracket_split(rounds)
+    return rounds
+
+
+def _bracket_of(fixtures: list[Fixture]) -> tuple[list[dict], list[dict]]:
+    """``bracket_columns`` from the fixtures loaded already (in stage, round, position order)."""
+    return bracket_split(_knockout_rounds(fixtures))
 
 
 def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:
