@@ -123,7 +123,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "slug", "name", "season", "format", "status",
             "double_round_robin", "third_place_match", "placement_matches", "group_count", "qualifiers_per_group",
-            "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "rounds", "bye_points", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
@@ -205,6 +205,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
         if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        if self.instance is None and get("format") == Competition.Format.SWISS and "tiebreak_preset" not in attrs:
+            attrs["tiebreak_preset"] = "fide_swiss"  # a Swiss is ranked by the FIDE criteria unless told otherwise
         if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
             raise serializers.ValidationError({"placement_matches": _(
                 "placement matches are played after a knockout; a league's standings decide its places")})

@@ -99,6 +99,13 @@ class Competition(models.Model):
         LEAGUE = "league", _("League (round robin)")
         KNOCKOUT = "knockout", _("Knockout")
         GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
+        SWISS = "swiss", _("Swiss system")
+
+    class ByePoints(models.TextChoices):
+        """What a Swiss bye counts: a win's points or a draw's (``points_win``, ``points_draw``)."""
+
+        WIN = "win", _("A win")
+        DRAW = "draw", _("A draw")
 
     class WithdrawalPolicy(models.TextChoices):
         ANNUL = "annul", _("Annul all its results")
@@ -125,6 +132,16 @@ class Competition(models.Model):
     group_count = models.PositiveSmallIntegerField(default=2, help_text=_("Groups then knockout."), verbose_name=_("group count"))
     qualifiers_per_group = models.PositiveSmallIntegerField(
         default=2, help_text=_("Groups then knockout: the top N of each group go through (1 or 2)."), verbose_name=_("qualifiers per group")
+    )
+
+    # Swiss system (§9): how many rounds, and what a bye counts (instead of ``points_bye``)
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("Swiss: how many rounds are paired (1 to the entrants less one)."), verbose_name=_("rounds")
+    )
+    bye_points = models.CharField(
+        max_length=4, choices=ByePoints.choices, default=ByePoints.WIN,
+        help_text=_("Swiss: a bye counts as a win or as a draw."), verbose_name=_("bye points")
     )
 
     # Match format (§3)
@@ -230,8 +247,9 @@ class Competition(models.Model):
                 condition=Q(walkover_goals_for__gt=F("walkover_goals_against")),
                 name="competition_walkover_has_a_winner",
             ),
+            models.CheckConstraint(condition=Q(bye_points__in=["win", "draw"]), name="competition_bye_points_valid"),
             models.CheckConstraint(
-                condition=Q(format__in=["league", "knockout", "groups_knockout"]), name="competition_format_valid"
+                condition=Q(format__in=["league", "knockout", "groups_knockout", "swiss"]), name="competition_format_valid"
             ),
             models.CheckConstraint(
                 condition=Q(rule_set__in=["one_touch", "mbs"]), name="competition_rule_set_valid"
@@ -257,6 +275,13 @@ class Competition(models.Model):
         )
         return ["points", *[key for key in after if key != "points"]]
 
+    @property
+    def bye_value(self) -> int:
+        """The points a bye counts: a Swiss's ``bye_points`` (a win's or a draw's), else ``points_bye``."""
+        if self.format == self.Format.SWISS:
+            return self.points_win if self.bye_points == self.ByePoints.WIN else self.points_draw
+        return self.points_bye
+
     def round_date(self, number: int) -> date | None:
         if self.first_date is None:
             return None
@@ -280,7 +305,7 @@ class Competition(models.Model):
 # Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
 FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-                    "qualifiers_per_group", "venue")
+                    "qualifiers_per_group", "venue", "rounds", "bye_points")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Club, Competition, Entrant, Fixture, FixtureChange, Player, Result
 from leagues.rules.official import Recorded
+from leagues.services import swiss_rounds
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, retry_conflicts
 from leagues.services.results import ResultConflict, lock_match, official_for, result_write, settle
@@ -36,7 +37,8 @@ def entrant_add(
     """Enters a player (representing ``club``, by default their club today) or just a name.
 
     Under the competition's lock: once the fixtures are made (even by a request that was making
-    them at the same moment), entrants can no longer join. Raises ``EntrantError`` naming the
+    them at the same moment), entrants can no longer join, except in a Swiss whose rounds are not
+    all paired: a late entrant joins from the next round, at zero points. Raises ``EntrantError`` naming the
     field for a name, player or seed already taken."""
     if player is not None:
         club = club or player.club_on(timezone.localdate())
@@ -45,7 +47,7 @@ def entrant_add(
         raise EntrantError(_("an entrant needs a player or a name"), field="name")
     with transaction.atomic():
         competition = lock_competition(competition.pk)
-        if competition.fixtures.exists():
+        if competition.fixtures.exists() and not _swiss_open_to_late_entrants(competition):
             raise EntrantError(_("the fixtures are made already; entrants can no longer join"), field="competition")
         others = competition.entrants.all()
         if others.filter(name=name).exists():
@@ -59,6 +61,11 @@ def entrant_add(
                 return Entrant.objects.create(competition=competition, name=name, player=player, club=club, seed=seed)
         except IntegrityError as exc:  # the constraints hold what the checks above missed
             raise EntrantError(_("this entrant contradicts another one (name, player or seed)"), field="name") from exc
+
+
+def _swiss_open_to_late_entrants(competition: Competition) -> bool:
+    return (competition.format == Competition.Format.SWISS and competition.rounds is not None
+            and swiss_rounds.rounds_paired(competition) < competition.rounds)
 
 
 @retry_conflicts

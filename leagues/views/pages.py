@@ -328,6 +328,8 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
         fixtures = fixtures_generate(competition=competition, seeding=seeding)
     except (ScheduleError, SeedingError) as exc:
         messages.error(request, _("The fixtures cannot be made: %(reason)s.") % {"reason": exc})
+    except ResultConflict as exc:  # a Swiss round that cannot be paired now
+        messages.error(request, _("The round cannot be paired: %(reason)s.") % {"reason": exc.detail})
     except Busy as exc:
         messages.error(request, exc.detail)
     else:
