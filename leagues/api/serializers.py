@@ -33,6 +33,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.standings import CRITERIA, validate_criteria
+from leagues.services.swiss_rounds import late_entry_open
 from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
@@ -284,7 +285,7 @@ class EntrantSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         if request is not None and not can_manage_competition(request.user, competition):
             raise serializers.ValidationError(_("you do not organise this competition"))
-        if competition.fixtures.exists():
+        if competition.fixtures.exists() and not late_entry_open(competition):
             raise serializers.ValidationError(_("the fixtures are drawn: entrants can no longer be added"))
         return competition
 

@@ -47,7 +47,7 @@ def entrant_add(
         raise EntrantError(_("an entrant needs a player or a name"), field="name")
     with transaction.atomic():
         competition = lock_competition(competition.pk)
-        if competition.fixtures.exists() and not _swiss_open_to_late_entrants(competition):
+        if competition.fixtures.exists() and not swiss_rounds.late_entry_open(competition):
             raise EntrantError(_("the fixtures are made already; entrants can no longer join"), field="competition")
         others = competition.entrants.all()
         if others.filter(name=name).exists():
@@ -61,11 +61,6 @@ def entrant_add(
                 return Entrant.objects.create(competition=competition, name=name, player=player, club=club, seed=seed)
         except IntegrityError as exc:  # the constraints hold what the checks above missed
             raise EntrantError(_("this entrant contradicts another one (name, player or seed)"), field="name") from exc
-
-
-def _swiss_open_to_late_entrants(competition: Competition) -> bool:
-    return (competition.format == Competition.Format.SWISS and competition.rounds is not None
-            and swiss_rounds.rounds_paired(competition) < competition.rounds)
 
 
 @retry_conflicts

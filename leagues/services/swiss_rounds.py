@@ -42,6 +42,13 @@ def rounds_paired(competition: Competition) -> int:
     return Round.objects.filter(stage__competition=competition).aggregate(last=Max("number"))["last"] or 0
 
 
+def late_entry_open(competition: Competition) -> bool:
+    """Whether an entrant may still join a competition whose fixtures are made: only a Swiss whose
+    rounds are not all paired (it joins from the next round, at zero points)."""
+    return (competition.format == Competition.Format.SWISS and competition.rounds is not None
+            and rounds_paired(competition) < competition.rounds)
+
+
 def _seed_order(competition: Competition) -> list[Entrant]:
     """Every entrant, the withdrawn too (their games are the others' history), in seeding order:
     the seeded by seed, then the unseeded (a late entrant) by name."""
