@@ -43,7 +43,7 @@ from leagues.selectors.pages import (
     next_fixtures,
     tables_with_qualifiers,
 )
-from leagues.services import competitions
+from leagues.services import competitions, swiss_rounds
 from leagues.services.entrants import (
     EntrantError,
     entrant_add,
@@ -120,6 +120,8 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": entrants,
         "multi_stage": len({r["round"].stage_id for r in rounds}) > 1,
         "can_manage": can_manage_competition(request.user, competition),
+        "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
+                       and can_manage_competition(request.user, competition) else None),
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
@@ -300,6 +302,8 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": competition.entrants.select_related("player", "club").order_by("seed", "name"),
         "form": form,
         "has_fixtures": has_fixtures,
+        "can_add_entrants": not has_fixtures or swiss_rounds.late_entry_open(competition),
+        "swiss_next": swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS else None,
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,

@@ -323,6 +323,11 @@ def test_exports_list_the_byes_and_the_calendar_has_no_event_for_them():
         Client().get(f"/competitions/{competition.slug}/export/fixtures.csv").content.decode("utf-8-sig"))))
     assert [(row["home"], row["away"], row["status"]) for row in fixtures if row["status"] == "bye"] == [
         (f.home.name, "", "bye") for f in competition.fixtures.filter(status="bye").order_by("round__number")]
+    first = competition.fixtures.get(round__number=1, status="bye")
+    sheet = Client().get(f"/competitions/{competition.slug}/rounds/{first.round_id}/print/").content.decode()
+    assert "Bye:" in sheet and first.home.name in sheet
+    page = Client().get(f"/competitions/{competition.slug}/").content.decode()
+    assert page.count(first.home.name) >= 1 and "bye" in page.lower()
     xlsx = Client().get(f"/competitions/{competition.slug}/export/results.xlsx")
     assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
     ics = Client().get(f"/competitions/{competition.slug}/calendar.ics").content.decode()
