@@ -24,7 +24,7 @@ from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-    "qualifiers_per_group", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+    "qualifiers_per_group", "rounds", "bye_points", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
