@@ -24,14 +24,15 @@ from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-    "qualifiers_per_group", "rounds", "bye_points", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
-    "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
+    "qualifiers_per_group", "rounds", "bye_points", "halves", "half_minutes", "extra_time", "extra_time_minutes",
+    "shootout", "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
     "rated", "ranking_tier",
 ]
 # left empty, these keep the competition's value (a new one: the default)
-KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes")
+KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
+                   "bye_points")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -116,6 +117,9 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_checkin_grace_minutes(self):
         return self._clean_kept("checkin_grace_minutes")
+
+    def clean_bye_points(self):
+        return self._clean_kept("bye_points")
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
