@@ -104,7 +104,7 @@ def _points(competition: Competition, result, side: str) -> int:
 
 def swiss_games(competition: Competition) -> list[swiss.Game]:
     """Every fixture of the rounds paired as the engine reads it: a bye; a result with the points
-    each side earned (walkovers too); a result struck by a withdrawal (annulled) as a game that
+    each side earned (a walkover too, ``played`` False: the two met, neither took a colour); a result struck by a withdrawal (annulled) as a game that
     gave no points (the two met). A fixture cancelled unplayed is no game."""
     games = []
     fixtures = (Fixture.objects.filter(competition=competition)
@@ -118,7 +118,8 @@ def swiss_games(competition: Competition) -> list[swiss.Game]:
         result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
         home = _points(competition, result, "home") if result else 0
         away = _points(competition, result, "away") if result else 0
-        games.append(swiss.Game(number, fixture.home_id, fixture.away_id, home, away))
+        walkover = result is not None and result.outcome == Outcome.WALKOVER
+        games.append(swiss.Game(number, fixture.home_id, fixture.away_id, home, away, played=not walkover))
     return games
 
 

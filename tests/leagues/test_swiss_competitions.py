@@ -219,7 +219,7 @@ def test_the_engine_reads_the_competition_points_and_a_double_no_show_gives_none
     ids = {e.name: e.pk for e in competition.entrants.all()}
     assert swiss_games(competition) == [
         Game(1, ids[won["home"]["name"]], ids[won["away"]["name"]], 3, 1),
-        Game(1, ids[no_show["home"]["name"]], ids[no_show["away"]["name"]], 0, 0),
+        Game(1, ids[no_show["home"]["name"]], ids[no_show["away"]["name"]], 0, 0, played=False),
     ]
     rows = table(client, competition)
     assert rows[no_show["home"]["name"]]["points"] == rows[no_show["away"]["name"]]["points"] == 0
