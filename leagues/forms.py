@@ -25,14 +25,16 @@ from leagues.slugs import unique_slug
 
 COMPETITION_FIELDS = [
     "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches",
-    "grand_final_reset", "group_count", "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout",
+    "grand_final_reset", "group_count", "qualifiers_per_group", "best_thirds", "rounds", "bye_points", "halves",
+    "half_minutes", "extra_time", "extra_time_minutes", "shootout",
     "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
     "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
     "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
     "rated", "ranking_tier",
 ]
 # left empty, these keep the competition's value (a new one: the default)
-KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes", "best_thirds")
+KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
+                   "best_thirds", "bye_points")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -121,6 +123,9 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_best_thirds(self):
         return self._clean_kept("best_thirds")
+
+    def clean_bye_points(self):
+        return self._clean_kept("bye_points")
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]

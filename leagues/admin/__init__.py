@@ -215,7 +215,7 @@ class CompetitionAdmin(ManagedByOrganiserMixin, admin.ModelAdmin):
                 continue
             try:
                 fixtures = fixtures_generate(competition=competition)
-            except ScheduleError as exc:
+            except (ScheduleError, ResultConflict) as exc:  # a Swiss round that cannot be paired now: a 409
                 self.message_user(request, _("%(competition)s: %(reason)s.") % {"competition": competition, "reason": exc}, messages.ERROR)
             else:
                 self.message_user(request, ngettext("%(competition)s: %(count)d fixture made.", "%(competition)s: %(count)d fixtures made.",

@@ -34,6 +34,7 @@ from leagues.models import (
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import CRITERIA, validate_criteria
+from leagues.services.swiss_rounds import late_entry_open
 from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
@@ -124,7 +125,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "slug", "name", "season", "format", "status",
             "double_round_robin", "third_place_match", "placement_matches", "grand_final_reset", "group_count",
-            "qualifiers_per_group", "best_thirds", "halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
+            "qualifiers_per_group", "best_thirds", "rounds", "bye_points", "halves", "half_minutes", "extra_time",
+            "extra_time_minutes", "shootout", "shootout_kicks",
             "points_win", "points_draw", "points_loss", "points_bye",
             "tiebreak_preset", "tiebreak_criteria", "criteria",
             "walkover_goals_for", "walkover_goals_against", "withdrawal_policy",
@@ -206,6 +208,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
         if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        if self.instance is None and get("format") == Competition.Format.SWISS and "tiebreak_preset" not in attrs:
+            attrs["tiebreak_preset"] = "fide_swiss"  # a Swiss is ranked by the FIDE criteria unless told otherwise
         if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
             raise serializers.ValidationError({"placement_matches": _(
                 "placement matches are played after a knockout; a league's standings decide its places")})
@@ -295,7 +299,7 @@ class EntrantSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         if request is not None and not can_manage_competition(request.user, competition):
             raise serializers.ValidationError(_("you do not organise this competition"))
-        if competition.fixtures.exists():
+        if competition.fixtures.exists() and not late_entry_open(competition):
             raise serializers.ValidationError(_("the fixtures are drawn: entrants can no longer be added"))
         return competition
 

@@ -242,10 +242,13 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         return Response(serializers.PlacingSerializer(placings_payload(competition), many=True).data)
 
     @extend_schema(summary="Generate every stage, round and fixture from the entrants and the format, "
-                           "seeding the entrants by hand, by rating or by ranking",
+                           "seeding the entrants by hand, by rating or by ranking; a Swiss: pair its next round",
                    request=serializers.GenerateFixturesSerializer,
                    responses={201: serializers.GenerateFixturesSerializer,
-                              400: OpenApiResponse(description="The schedule cannot be made.")})
+                              400: OpenApiResponse(description="The schedule cannot be made."),
+                              409: OpenApiResponse(RefusalSerializer, description=(
+                                  "A Swiss's next round cannot be paired now: round_not_finished (fixtures), "
+                                  "all_rounds_paired, no_legal_pairing (rule)."))})
     @action(detail=True, methods=["post"], url_path="generate-fixtures", pagination_class=None, filter_backends=[])
     def generate_fixtures(self, request, slug=None):
         competition = self.get_object()

@@ -3,14 +3,16 @@ tablib), and the fixtures of a round for its printable sheet.
 
 - ``standings_dataset``: the stored standings, one row per entrant and group, in the columns of
   ``manage.py standings --json`` (COMPETITIONS.md §7) with ``group`` first and ``club`` added.
-- ``fixtures_dataset``: every fixture but the byes, with its kick-off in the competition's zone
-  (ISO 8601 with its offset), venue, status and official score.
+- ``fixtures_dataset``: every fixture but the byes (a Swiss's byes too: they are its rounds'
+  fixtures, ``away`` empty), with its kick-off in the competition's zone (ISO 8601 with its
+  offset), venue, status and official score.
 - ``results_dataset``: the official results in exactly the columns of the results import
   (COMPETITIONS.md §6, ``leagues.services.imports``): a file exported from one competition
   imports into a fresh one and gives the same standings. ``home_goals``/``away_goals`` are the
   goals at the table (for a disqualification, the score when it happened), as the import takes
   them; it applies §4 again. A third-place match is given its label as its round, so that the
-  import knows it (its two entrants lost the round before).
+  import knows it (its two entrants lost the round before). A Swiss's byes are rows with an
+  empty ``away`` (and empty goals), which the import takes back as byes.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 
 import tablib
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -82,7 +84,10 @@ def standings_dataset(competition: Competition) -> tablib.Dataset:
 
 def fixtures_dataset(competition: Competition) -> tablib.Dataset:
     data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
-    for fixture in _fixtures(competition).exclude(status=Fixture.Status.BYE):
+    fixtures = _fixtures(competition)
+    if competition.format != Competition.Format.SWISS:
+        fixtures = fixtures.exclude(status=Fixture.Status.BYE)
+    for fixture in fixtures:
         result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
         data.append([
             fixture.pk, fixture.round.stage.name, fixture.group.name if fixture.group_id else "",
@@ -100,11 +105,20 @@ def _blank(value: int | None) -> int | str:
 
 
 def results_dataset(competition: Competition) -> tablib.Dataset:
-    """The official results (played and walkovers; not byes, which the import does not take)."""
+    """The official results (played and walkovers), and a Swiss's byes (its rounds' fixtures: a
+    row with an empty away); a league's or a knockout's byes are left out (its schedule makes them)."""
     data = tablib.Dataset(headers=list(RESULT_COLUMNS), title=_("Results"))
-    fixtures = _fixtures(competition).filter(status__in=Fixture.RESULTED, result__isnull=False, home__isnull=False,
-                                             away__isnull=False).exclude(result__outcome=Outcome.BYE)
+    resulted = Q(status__in=Fixture.RESULTED, result__isnull=False, home__isnull=False, away__isnull=False)
+    if competition.format == Competition.Format.SWISS:
+        resulted |= Q(status=Fixture.Status.BYE, home__isnull=False, away__isnull=True)
+    fixtures = _fixtures(competition).filter(resulted).exclude(result__outcome=Outcome.BYE)
     for fixture in fixtures:
+        if fixture.status == Fixture.Status.BYE:
+            values = dict.fromkeys(RESULT_COLUMNS, "")
+            values.update(home=fixture.home.name, stage=fixture.round.stage.name, round=_round_label(fixture),
+                          date=fixture.date.isoformat() if fixture.date else "")
+            data.append([values[column] for column in RESULT_COLUMNS])
+            continue
         result = fixture.result
         values = {
             "home": fixture.home.name, "away": fixture.away.name,

@@ -100,6 +100,13 @@ class Competition(models.Model):
         KNOCKOUT = "knockout", _("Knockout")
         GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
         DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        SWISS = "swiss", _("Swiss system")
+
+    class ByePoints(models.TextChoices):
+        """What a Swiss bye counts: a win's points or a draw's (``points_win``, ``points_draw``)."""
+
+        WIN = "win", _("A win")
+        DRAW = "draw", _("A draw")
 
     class WithdrawalPolicy(models.TextChoices):
         ANNUL = "annul", _("Annul all its results")
@@ -135,6 +142,16 @@ class Competition(models.Model):
         default=0, help_text=_("Groups then knockout: this many of the groups' next-placed entrants go through too "
                                "(the best third-placed when two go through per group)."),
         verbose_name=_("best third-placed")
+    )
+
+    # Swiss system (§9): how many rounds, and what a bye counts (instead of ``points_bye``)
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("Swiss: how many rounds are paired (1 to the entrants less one)."), verbose_name=_("rounds")
+    )
+    bye_points = models.CharField(
+        max_length=4, choices=ByePoints.choices, default=ByePoints.WIN,
+        help_text=_("Swiss: a bye counts as a win or as a draw."), verbose_name=_("bye points")
     )
 
     # Match format (§3)
@@ -240,8 +257,9 @@ class Competition(models.Model):
                 condition=Q(walkover_goals_for__gt=F("walkover_goals_against")),
                 name="competition_walkover_has_a_winner",
             ),
+            models.CheckConstraint(condition=Q(bye_points__in=["win", "draw"]), name="competition_bye_points_valid"),
             models.CheckConstraint(
-                condition=Q(format__in=["league", "knockout", "groups_knockout", "double_elimination"]),
+                condition=Q(format__in=["league", "knockout", "groups_knockout", "double_elimination", "swiss"]),
                 name="competition_format_valid",
             ),
             models.CheckConstraint(
@@ -268,6 +286,13 @@ class Competition(models.Model):
         )
         return ["points", *[key for key in after if key != "points"]]
 
+    @property
+    def bye_value(self) -> int:
+        """The points a bye counts: a Swiss's ``bye_points`` (a win's or a draw's), else ``points_bye``."""
+        if self.format == self.Format.SWISS:
+            return self.points_win if self.bye_points == self.ByePoints.WIN else self.points_draw
+        return self.points_bye
+
     def round_date(self, number: int) -> date | None:
         if self.first_date is None:
             return None
@@ -291,7 +316,7 @@ class Competition(models.Model):
 # Settings a drawn schedule depends on: fixed once the fixtures are made (a fixture's own venue
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
 FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
-                    "qualifiers_per_group", "best_thirds", "venue", "grand_final_reset")
+                    "qualifiers_per_group", "best_thirds", "venue", "grand_final_reset", "rounds", "bye_points")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")

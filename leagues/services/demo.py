@@ -1,5 +1,5 @@
-"""A demo federation: clubs, players with accounts, the current season, a league and a cup,
-part-played, with standings. Deterministic (a fixed random seed) so every demo looks the same.
+"""A demo federation: clubs, players with accounts, the current season, a league, a cup and a
+Swiss open, part-played, with standings. Deterministic (a fixed random seed) so every demo looks the same.
 
 The league is played online. In the first round with open fixtures (``demo_online``):
 
@@ -196,9 +196,25 @@ def demo_federation(*, today: date | None = None, random_passwords: bool = False
         fixtures_generate(competition=cup)
         play(cup, 2, knockout=True)
 
+    # A Swiss open of 11 (a bye a round), 5 rounds: 3 played, the 4th paired and still to play.
+    swiss_open, created = Competition.objects.get_or_create(
+        slug=f"open-suico-{slugify(label)}",
+        defaults={"name": f"Open Suíço {label}", "season": season, "format": Competition.Format.SWISS, "rounds": 5,
+                  "tiebreak_preset": "fide_swiss", "first_date": max(start, today - timedelta(days=3 * 7 - 2)),
+                  "days_between_rounds": 7, "time_zone": "Europe/Lisbon", "lots_seed": 20240903},
+    )
+    if created:
+        swiss_open.organisers.add(admin, organiser)
+        for seed, player in enumerate(players[:11], start=1):
+            entrant_add(competition=swiss_open, player=player, seed=seed)
+        for number in range(1, 5):
+            fixtures_generate(competition=swiss_open)  # a Swiss pairs its next round only
+            if number < 4:
+                play(swiss_open, number)
+
     year = demo_year(players=players, season=season, admin=admin, organiser=organiser, today=today)
     demo_online(competition=league)  # a live bot match to watch, a fixture to play against the computer
-    for competition in (league, cup):
+    for competition in (league, cup, swiss_open):
         standings_recompute(competition_id=competition.pk, force=True)
     ratings_recompute(force=True)
     passwords = {}
@@ -207,7 +223,7 @@ def demo_federation(*, today: date | None = None, random_passwords: bool = False
             passwords[user.username] = random_password()
             user.set_password(passwords[user.username])
             user.save(update_fields=["password"])
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, *year],
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, swiss_open.slug, *year],
                        passwords=passwords)
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Club, Competition, Entrant, Fixture, FixtureChange, Player, Result
 from leagues.rules.official import Recorded
+from leagues.services import swiss_rounds
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, retry_conflicts
 from leagues.services.results import ResultConflict, lock_match, official_for, result_write, settle
@@ -36,7 +37,8 @@ def entrant_add(
     """Enters a player (representing ``club``, by default their club today) or just a name.
 
     Under the competition's lock: once the fixtures are made (even by a request that was making
-    them at the same moment), entrants can no longer join. Raises ``EntrantError`` naming the
+    them at the same moment), entrants can no longer join, except in a Swiss whose rounds are not
+    all paired: a late entrant joins from the next round, at zero points. Raises ``EntrantError`` naming the
     field for a name, player or seed already taken."""
     if player is not None:
         club = club or player.club_on(timezone.localdate())
@@ -45,7 +47,7 @@ def entrant_add(
         raise EntrantError(_("an entrant needs a player or a name"), field="name")
     with transaction.atomic():
         competition = lock_competition(competition.pk)
-        if competition.fixtures.exists():
+        if competition.fixtures.exists() and not swiss_rounds.late_entry_open(competition):
             raise EntrantError(_("the fixtures are made already; entrants can no longer join"), field="competition")
         others = competition.entrants.all()
         if others.filter(name=name).exists():

@@ -33,7 +33,7 @@ from leagues.models import (
     Stage,
 )
 from leagues.rules import best_thirds, bracket_layout, pairings
-from leagues.services import bracket, notices
+from leagues.services import bracket, notices, swiss_rounds
 from leagues.services.double_elimination import double_elimination_generate
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
@@ -75,11 +75,16 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None, 
     """Creates every stage, round and fixture of ``competition`` from its entrants and format,
     the entrants seeded ``seeding`` ("hand", "rating" or "ranking"; ``leagues.services.seeding``).
 
+    A Swiss pairs its next round only (``_swiss_round``).
+
     Raises ``ScheduleError`` when fixtures exist already or the entrants cannot make the format,
-    ``SeedingError`` (400 on ``seeding``) for an unknown seeding.
+    ``SeedingError`` (400 on ``seeding``) for an unknown seeding, and for a Swiss
+    ``swiss_rounds.PairingConflict`` (409) when its next round cannot be paired now.
     """
     now = now or timezone.now()
     competition = lock_competition(competition.pk)
+    if competition.format == Competition.Format.SWISS:
+        return _swiss_round(competition, now=now, seeding=seeding)
     if competition.fixtures.exists():
         raise ScheduleError(_("this competition has fixtures already"))
     list(Entrant.objects.select_for_update().filter(competition=competition).values_list("pk"))
@@ -96,6 +101,32 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None, 
                             field="first_date") from exc
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         bracket.bracket_apply(bracket.bracket_plan(competition=competition, qualifiers={}), now=now)
+    results_changed(competition.pk)
+    notices.fixtures_scheduled(competition=competition)
+    return fixtures
+
+
+def _swiss_round(competition: Competition, *, now: datetime, seeding: str) -> list[Fixture]:
+    """The Swiss's next round (``leagues.services.swiss_rounds``), the competition locked. Before
+    round 1 the entrants are seeded ``seeding`` and ``rounds`` is checked against them: 1 to the
+    entrants less one (``ScheduleError`` on ``rounds``)."""
+    list(Entrant.objects.select_for_update().filter(competition=competition).values_list("pk"))
+    if not swiss_rounds.rounds_paired(competition):
+        seeds_assign(competition=competition, method=seeding, now=now)
+        entrants = entrants_in_seed_order(competition=competition)
+        if len(entrants) < 2:
+            raise ScheduleError(_("a competition needs at least 2 entrants"))
+        most = len(entrants) - 1
+        if competition.rounds is None or not 1 <= competition.rounds <= most:
+            raise ScheduleError(_("a Swiss of %(count)s entrants plays from 1 to %(most)s rounds; set its rounds")
+                                % {"count": len(entrants), "most": most}, field="rounds")
+        _check_dates(competition)
+    try:
+        fixtures = swiss_rounds.swiss_round_pair(competition=competition, now=now)
+    except OverflowError as exc:  # a round dated past the calendar's end
+        raise ScheduleError(_("the rounds would be dated past the end of the calendar: "
+                              "choose an earlier first date or fewer days between rounds"),
+                            field="first_date") from exc
     results_changed(competition.pk)
     notices.fixtures_scheduled(competition=competition)
     return fixtures

@@ -268,7 +268,36 @@ def _check_round(label: str, *, line: int) -> None:
         raise ImportFileError(line, "round", _("a round's name is at most 80 characters"))
 
 
+def _bye_row(raw: dict[str, str], *, line: int) -> ResultRow:
+    """A row with a home and an empty away: the home entrant's bye in that round (a Swiss's, as
+    the exports write it); it takes no score."""
+    _text(raw, "home", line=line, max_length=ENTRANT_NAME_MAX)
+    for column in ("stage", "group", "date"):
+        _text(raw, column, line=line, max_length={"stage": STAGE_NAME_MAX, "group": GROUP_NAME_MAX}.get(column, 40))
+    _round_label(raw, line=line)
+    _check_round(raw.get("round", ""), line=line)
+    for column in ("home_goals", "away_goals", "outcome", "outcome_side", "home_et_goals", "away_et_goals",
+                   "home_shootout", "away_shootout", "home_discipline", "away_discipline"):
+        if (raw.get(column) or "").strip() and not (column == "outcome" and raw[column].strip().lower() == "bye"):
+            raise ImportFileError(line, column, _("a row with an empty away is a bye, which takes no %(column)s")
+                                  % {"column": column})
+    row = ResultRow(line=line, home=raw["home"], away="", home_goals=0, away_goals=0, stage=raw.get("stage", ""),
+                    group=raw.get("group", ""), round=raw.get("round", ""), outcome=BYE)
+    if raw.get("date"):
+        try:
+            row.date = datetime.fromisoformat(raw["date"]).date() if "T" in raw["date"] else date.fromisoformat(raw["date"])
+        except ValueError:
+            raise ImportFileError(line, "date", _("must be an ISO 8601 date such as 2024-05-18, not %(date)r")
+                                   % {"date": raw["date"]}) from None
+    return row
+
+
+BYE = "bye"  # a ResultRow's outcome for a bye (an empty away)
+
+
 def _row(raw: dict[str, str], *, line: int, competition: Competition, knockout: Callable[[str], bool]) -> ResultRow:
+    if raw.get("home") and not raw.get("away"):
+        return _bye_row(raw, line=line)
     for column in ("home", "away"):
         if not raw.get(column):
             raise ImportFileError(line, column, _("is empty; give the entrant's name"))
@@ -476,14 +505,18 @@ def _rows_write(competition: Competition, rows: list[ResultRow], *, created: boo
     groups = _groups_of(competition, new_groups)
 
     for row in progress(rows):
-        home, away = entrants[fold(row.home)], entrants[fold(row.away)]
+        home = entrants[fold(row.home)]
+        away = entrants[fold(row.away)] if row.away else None
         stage_name = row.stage or default
         stage = stages[fold(stage_name)]
         group_id = None
         if row.group:
             group_id = groups[(stage.pk, row.group)]
-            members.setdefault(group_id, set()).update((home[0], away[0]))
+            members.setdefault(group_id, set()).update(e[0] for e in (home, away) if e is not None)
         rnd = _round_for(stage, row.round or "1", rounds, numbered_up_to=numbered.get(fold(stage_name), 0))
+        if away is None:
+            _bye_write(competition, rnd, group_id, home[0], row, positions=positions, existing=existing, now=now)
+            continue
         # a competition made by this file has no fixture yet (a pairing is once a round)
         fixture = existing.fixture(rnd, group_id, home[0], away[0])
         if fixture is None:
@@ -516,6 +549,23 @@ def _rows_write(competition: Competition, rows: list[ResultRow], *, created: boo
     return new_entrants
 
 
+def _bye_write(competition: Competition, rnd: Round, group_id: int | None, home_id: int, row: ResultRow, *,
+               positions: dict, existing: _Existing, now) -> None:
+    """Stores the row's bye: a fixture of its round with no away, official at once (no result);
+    a bye there already is kept as it is (importing is idempotent)."""
+    if competition.fixtures.filter(round=rnd, group_id=group_id, home_id=home_id, away__isnull=True,
+                                   status=Fixture.Status.BYE).exists():
+        return
+    key = (rnd.pk, group_id)
+    if key not in positions:
+        positions[key] = existing.next_position(key)
+    day = row.date or rnd.date
+    Fixture.objects.create(competition=competition, round=rnd, group_id=group_id, position=positions[key],
+                           home_id=home_id, date=day, kickoff_at=competition.kickoff_on(day),
+                           status=Fixture.Status.BYE, status_changed_at=now, playable_since=now)
+    positions[key] += 1
+
+
 def _competition_save(competition: Competition) -> None:
     """Saves the new ``competition`` (in the caller's transaction); ``CompetitionExists`` when
     its slug was taken meanwhile (another import committed it, or PostgreSQL made this insert
@@ -540,6 +590,8 @@ def _entrants_of(competition: Competition, rows: list[ResultRow], *, fold: Calla
     for row in rows:
         for column in ("home", "away"):
             name = getattr(row, column)
+            if not name:
+                continue  # a bye's away
             if fold(name) not in entrants and fold(name) not in fresh:
                 if closed:
                     raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
@@ -634,13 +686,13 @@ def results_check(rows: list[ResultRow], *, competition: Competition, update: bo
     for row in rows:
         for column in ("home", "away"):
             name = getattr(row, column)
-            if name.casefold() not in entrants:
+            if name and name.casefold() not in entrants:
                 raise ImportFileError(row.line, column, _("no entrant named %(name)r in %(competition)s")
                                           % {"name": name, "competition": competition.slug})
     stages = {s.name.casefold(): s for s in competition.stages.all()}
     for row in rows:
         stage = stages.get((row.stage or _default_stage(competition)).casefold())
-        if stage is None:
+        if stage is None or row.outcome == BYE:
             continue
         label = row.round or "1"
         rounds = stage.rounds.filter(number=int(label)) if label.isdigit() else stage.rounds.filter(name__iexact=label)

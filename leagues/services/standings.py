@@ -104,7 +104,7 @@ def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
     -> ticket, the ones already recorded included)."""
     points = standings.Points(
         win=competition.points_win, draw=competition.points_draw,
-        loss=competition.points_loss, bye=competition.points_bye,
+        loss=competition.points_loss, bye=competition.bye_value,  # a Swiss: its bye_points
     )
     lots = {int(k): v for k, v in competition.lots_drawn.items()}
     criteria = competition.criteria

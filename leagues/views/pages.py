@@ -45,7 +45,7 @@ from leagues.selectors.pages import (
     next_placed_table,
     tables_with_qualifiers,
 )
-from leagues.services import competitions
+from leagues.services import competitions, swiss_rounds
 from leagues.services.entrants import (
     EntrantError,
     entrant_add,
@@ -126,6 +126,8 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": entrants,
         "multi_stage": len({r["round"].stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
         "can_manage": can_manage_competition(request.user, competition),
+        "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
+                       and can_manage_competition(request.user, competition) else None),
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,
@@ -311,6 +313,8 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": competition.entrants.select_related("player", "club").order_by("seed", "name"),
         "form": form,
         "has_fixtures": has_fixtures,
+        "can_add_entrants": not has_fixtures or swiss_rounds.late_entry_open(competition),
+        "swiss_next": swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS else None,
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
@@ -339,6 +343,8 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
         fixtures = fixtures_generate(competition=competition, seeding=seeding)
     except (ScheduleError, SeedingError) as exc:
         messages.error(request, _("The fixtures cannot be made: %(reason)s.") % {"reason": exc})
+    except ResultConflict as exc:  # a Swiss round that cannot be paired now
+        messages.error(request, _("The round cannot be paired: %(reason)s.") % {"reason": exc.detail})
     except Busy as exc:
         messages.error(request, exc.detail)
     else:

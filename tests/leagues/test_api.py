@@ -265,7 +265,9 @@ def test_fixture_status_and_official_score_cannot_be_written(django_capture_on_c
 
 BAD_COMPETITION = [
     ({}, "name"),
-    ({"name": "X", "format": "swiss"}, "format"),
+    ({"name": "X", "format": "chess_olympiad"}, "format"),
+    ({"name": "X", "format": "swiss", "rounds": 0}, "rounds"),
+    ({"name": "X", "format": "swiss", "bye_points": "half"}, "bye_points"),
     ({"name": "X", "points_win": 1, "points_draw": 2}, "points_draw"),
     ({"name": "X", "walkover_goals_for": 0, "walkover_goals_against": 0}, "walkover_goals_for"),
     ({"name": "X", "tiebreak_preset": "custom", "tiebreak_criteria": ["nonsense"]}, "tiebreak_criteria"),

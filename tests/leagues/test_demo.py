@@ -77,3 +77,21 @@ def test_with_debug_off_and_the_flag_no_demo_account_keeps_a_default_password(se
         assert user.check_password(printed[user.username])
     assert len(set(printed.values())) == len(printed) >= 16
     assert "admin / admin" not in out.getvalue()
+
+
+def test_load_demo_has_a_swiss_open_half_played():
+    call_command("load_demo", "--if-empty", stdout=StringIO())
+    swiss = Competition.objects.get(format=Competition.Format.SWISS, season__is_current=True)
+    assert swiss.rounds == 5 and swiss.entrants.count() == 11 and swiss.tiebreak_preset == "fide_swiss"
+    rounds = sorted(set(swiss.fixtures.values_list("round__number", flat=True)))
+    assert rounds == [1, 2, 3, 4]
+    for number in (1, 2, 3):
+        assert not swiss.fixtures.filter(round__number=number, status__in=Fixture.OPEN).exists()
+    fourth = swiss.fixtures.filter(round__number=4)
+    assert fourth.filter(status=Fixture.Status.SCHEDULED).count() == 5
+    assert swiss.fixtures.filter(status=Fixture.Status.BYE, away__isnull=True).count() == 4  # one a round
+    byes = list(swiss.fixtures.filter(status=Fixture.Status.BYE).values_list("home_id", flat=True))
+    assert len(set(byes)) == 4  # nobody rests twice
+    assert Standing.objects.filter(competition=swiss).count() == 11
+    met = [frozenset((f.home_id, f.away_id)) for f in swiss.fixtures.filter(away__isnull=False)]
+    assert len(met) == len(set(met))
