@@ -2,7 +2,8 @@
 
 The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter-finals",
 "Semi-finals", "Final", "Third-place match", the placement matches' "Match for 5th place" and
-"Semi-final for 5th-8th place", and the stages "League", "Groups", "Knockout"), and a
+"Semi-final for 5th-8th place", and the stages "League", "Groups", "Knockout"; a season's
+"Season 2026-27"), and a
 match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
 is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_noop, pgettext
 PRACTICE = gettext_noop("Practice")  # a practice match's stored title
 
 _ROUND = re.compile(r"^Round (\d+)$")
+_SEASON = re.compile(r"^Season (\d{4}(?:[-/]\d{2,4})?)$")  # the demo's and the admin's "Season 2026-27"
 _ROUND_OF = re.compile(r"^Round of (\d+)$")
 # the placement matches' labels (``leagues.rules.bracket_layout.band_label``)
 _MATCH_FOR = re.compile(r"^Match for (\d+)(?:st|nd|rd|th) place$")
@@ -66,6 +68,8 @@ def shown(name: object) -> str:
         return _("Round %(number)s") % {"number": match.group(1)}
     if match := _ROUND_OF.match(text):
         return _("Round of %(entrants)s") % {"entrants": match.group(1)}
+    if match := _SEASON.match(text):
+        return _("Season %(years)s") % {"years": match.group(1)}
     return _placement_shown(text) or text
 
 
