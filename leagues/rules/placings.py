@@ -188,15 +188,15 @@ def ordinal(n: int) -> str:
     """The place ``n`` in the active language: English 1st, 2nd, 3rd, 4th, 11th, 21st; Spanish
     1.º; Portuguese and Italian 1º (the catalogues' "ordinal" entries)."""
     if 10 <= n % 100 <= 20:
-        text = pgettext("ordinal: 11th to 20th", "%(number)sth")
+        text = pgettext("ordinal: 11th to 20th", "%(number)dth")
     elif n % 10 == 1:
-        text = pgettext("ordinal: ending in 1", "%(number)sst")
+        text = pgettext("ordinal: ending in 1", "%(number)dst")
     elif n % 10 == 2:
-        text = pgettext("ordinal: ending in 2", "%(number)snd")
+        text = pgettext("ordinal: ending in 2", "%(number)dnd")
     elif n % 10 == 3:
-        text = pgettext("ordinal: ending in 3", "%(number)srd")
+        text = pgettext("ordinal: ending in 3", "%(number)drd")
     else:
-        text = pgettext("ordinal: any other", "%(number)sth")
+        text = pgettext("ordinal: any other", "%(number)dth")
     return text % {"number": n}
 
 
