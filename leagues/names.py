@@ -13,12 +13,38 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from leagues.rules.standings import CRITERIA, VIRTUAL_OPPONENT_NOTE
 from matches.names import shown
 
-__all__ = ["criterion_shown", "shown", "tiebreak_shown"]
+__all__ = ["criterion_shown", "reason_shown", "shown", "tiebreak_shown"]
+
+# The reasons the site itself gives a change of a fixture, stored in English (msgids) in its
+# history and results, and shown in the reader's language by ``reason_shown``.
+BRACKET_FOLLOWS = gettext_noop("The bracket follows the results.")
+NOBODY_CHECKED_IN = gettext_noop("Neither player checked in by the end of the check-in window.")
+CASCADE_CHANGED = gettext_noop("A correction of an earlier round changed its entrants.")
+DEMO_PLAYABLE = gettext_noop("The demo: playable now.")
+WITHDREW = gettext_noop("%(entrant)s withdrew.")
+IMPORT_LINE = gettext_noop("import, line %(line)s")
+_REASONS = (BRACKET_FOLLOWS, NOBODY_CHECKED_IN, CASCADE_CHANGED, DEMO_PLAYABLE)
+_WITHDREW = re.compile(r"^(?P<entrant>.+) withdrew\.$")
+_IMPORT_LINE = re.compile(r"^import, line (?P<line>\d+)$")
+
+
+def reason_shown(reason) -> str:
+    """A stored reason of a fixture's change or result in the active language: one the site gave
+    (``BRACKET_FOLLOWS``..., kept as its English msgid, also in rows written before) translated;
+    one a person typed unchanged."""
+    text = str(reason or "")
+    if text in _REASONS:
+        return _(text)
+    if match := _WITHDREW.match(text):
+        return _(WITHDREW) % {"entrant": match["entrant"]}
+    if match := _IMPORT_LINE.match(text):
+        return _(IMPORT_LINE) % {"line": match["line"]}
+    return text
 
 def _criteria() -> dict[str, str]:
     """Each tie-break criterion's name (``leagues.rules.standings.CRITERIA``, where the names are

@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from matches import watching
+from matches import selectors, watching
 
 
 def _language(code: str) -> str:
@@ -32,11 +32,10 @@ class WatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         query = {k: v[-1] for k, v in parse_qs(self.scope.get("query_string", b"").decode("latin-1")).items()}
-        after = query.get("after", "0")
-        if not (after.isascii() and after.isdigit() and int(after) < 2**31):
+        after = selectors.after_of(query.get("after"))
+        if after is None:
             await self.close(code=4400)  # a log row's number: 0 to 2**31 - 1, in ASCII digits
             return
-        after = int(after)
         self.match_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.seat = watching.Seat(self, after=after, frames=query.get("frames", "1") not in ("0", "false"),
                                   language=_language(query.get("lang", "")))

@@ -4,7 +4,8 @@ The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter
 "Semi-finals", "Final", "Third-place match", the placement matches' "Match for 5th place" and
 "Semi-final for 5th-8th place", a best third-placed slot "B1 v 3rd of A/D/E/F", a double
 elimination's "Winners' bracket round 2", "Losers' bracket round 3", "Grand final", "Grand final
-(reset)", and the stages "League", "Groups", "Knockout", "Winners' bracket", "Losers' bracket"), and a
+(reset)", and the stages "League", "Groups", "Knockout", "Winners' bracket", "Losers' bracket"; a
+season's "Season 2026-27"), and a
 match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
 is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 PRACTICE = gettext_noop("Practice")  # a practice match's stored title
 
 _ROUND = re.compile(r"^Round (\d+)$")
+_SEASON = re.compile(r"^Season (\d{4}(?:[-/]\d{2,4})?)$")  # the demo's and the admin's "Season 2026-27"
 _ROUND_OF = re.compile(r"^Round of (\d+)$")
 # the placement matches' labels (``leagues.rules.bracket_layout.band_label``)
 _MATCH_FOR = re.compile(r"^Match for (\d+)(?:st|nd|rd|th) place$")
@@ -114,6 +116,8 @@ def _shown_in(language: str | None, text: str) -> str:
         if match.group(1) == "Winners'":
             return _("Winners' bracket round %(number)s") % {"number": match.group(2)}
         return _("Losers' bracket round %(number)s") % {"number": match.group(2)}
+    if match := _SEASON.match(text):
+        return _("Season %(years)s") % {"years": match.group(1)}
     return _placement_shown(text) or _label_shown(text) or text
 
 

@@ -54,6 +54,18 @@ PALETTE = [
 DEFAULT_COLOURS = {"home": PALETTE[0], "away": PALETTE[1]}
 
 
+def after_of(text: str | None) -> int | None:
+    """The log row a feed's ``after`` names: ASCII digits below 2**31 (a row's number, 0 to
+    2**31 - 1; a number past the last row is valid and finds nothing new); ``None`` for anything
+    else ("-1", 30 digits, "1e3", "٣"). Missing: 0. The socket closes with 4400 on ``None``,
+    the HTTP feed answers 400: one rule for both."""
+    if text is None:
+        return 0
+    if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) < 2**31):
+        return None
+    return int(text)
+
+
 def row_json(row: MatchAction, *, frames: bool = True) -> dict[str, Any]:
     return {"seq": row.seq, "side": row.side or None, "action": row.action, "at": row.created_at.isoformat(),
             "state_hash": row.state_hash, "events": row.events, "frames": row.frames if frames else []}

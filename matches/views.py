@@ -84,9 +84,8 @@ def feed(request: HttpRequest, pk: int) -> HttpResponse:
     not moved (``selectors.feed_head``: one light query), with an ``ETag``: a client that sends
     it back gets a ``304`` and no body. A player's poll, a due deadline or a due bot move go the
     whole way (``_refreshed``)."""
-    try:
-        after = max(0, int(request.GET.get("after", 0)))
-    except ValueError:
+    after = selectors.after_of(request.GET.get("after"))
+    if after is None:  # the socket's rule (``selectors.after_of``)
         return JsonResponse({"error": "malformed", "detail": _("after is a whole number")}, status=400)
     frames = request.GET.get("frames", "1") not in ("0", "false")
     now = timezone.now()
@@ -104,10 +103,9 @@ def feed(request: HttpRequest, pk: int) -> HttpResponse:
 def spectators_feed(request: HttpRequest, pk: int) -> HttpResponse | None:
     """The cached answer to an anonymous spectator's poll (no session, no credentials: asked
     before the session and the user are loaded), or ``None``: then ``feed`` answers."""
-    try:
-        after = max(0, int(request.GET.get("after", 0)))
-    except ValueError:
-        return None
+    after = selectors.after_of(request.GET.get("after"))
+    if after is None:
+        return None  # ``feed`` answers 400
     now = timezone.now()
     head = selectors.feed_head(pk, now=now)
     if head is None or not head.settled:

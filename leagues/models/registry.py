@@ -11,6 +11,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from leagues.slugs import slug_q
+from matches.names import shown
 
 # Unicode categories a name may not hold: controls (NUL, tab, line breaks), invisible format
 # characters (a bidi override, a zero-width space), line and paragraph separators.
@@ -141,6 +142,6 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return shown(self.name)  # "Season 2026-27" in the reader's language (matches.names)
 
 

@@ -24,7 +24,7 @@ from datetime import date
 from decimal import Decimal
 
 from leagues.rules.i18n import gettext as _
-from leagues.rules.i18n import ngettext
+from leagues.rules.i18n import ngettext, pgettext
 
 
 @dataclass(frozen=True)
@@ -185,15 +185,27 @@ class RankingRow:
 
 
 def ordinal(n: int) -> str:
+    """The place ``n`` in the active language: English 1st, 2nd, 3rd, 4th, 11th, 21st; Spanish
+    1.º; Portuguese and Italian 1º (the catalogues' "ordinal" entries)."""
     if 10 <= n % 100 <= 20:
-        suffix = "th"
+        text = pgettext("ordinal: 11th to 20th", "%(number)dth")
+    elif n % 10 == 1:
+        text = pgettext("ordinal: ending in 1", "%(number)dst")
+    elif n % 10 == 2:
+        text = pgettext("ordinal: ending in 2", "%(number)dnd")
+    elif n % 10 == 3:
+        text = pgettext("ordinal: ending in 3", "%(number)drd")
     else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        text = pgettext("ordinal: any other", "%(number)dth")
+    return text % {"number": n}
 
 
 def ordinal_band(band: Band) -> str:
-    return ordinal(band.place) if not band.shared else f"{ordinal(band.place)}-{ordinal(band.place_to)}"
+    """A placing in the active language: "1st", "3rd-4th" (es "3.º-4.º", pt-BR and it "3º-4º")."""
+    if not band.shared:
+        return ordinal(band.place)
+    return pgettext("a band of places", "%(first)s-%(last)s") % {
+        "first": ordinal(band.place), "last": ordinal(band.place_to)}
 
 
 def format_points(points: Decimal) -> str:

@@ -6,8 +6,8 @@ from django.db.models import Q
 
 from leagues.models import Competition, Entrant, Fixture, Standing
 from leagues.rules import bracket_layout
-from leagues.rules.standings import CRITERIA
 from leagues.rules import double_elimination as de
+from leagues.rules.standings import CRITERIA
 from leagues.selectors import is_third_place, knockout_rounds, related_count
 from leagues.services.best_thirds import next_placed_ranking
 from leagues.services.standings import competition_tables

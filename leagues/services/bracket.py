@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from leagues import names
 from leagues.models import Competition, Fixture, FixtureChange, Stage
 from leagues.rules import best_thirds, bracket
 from leagues.services import notices
@@ -165,7 +165,7 @@ def bracket_apply(plan: Plan, *, now: datetime | None = None, struck: dict | Non
         else:
             change_record(fixture=fixture, kind=FixtureChange.Kind.ENTRANTS if entrants_changed
                           else FixtureChange.Kind.STATUS, before=before, after=fixture_state(fixture, result=None),
-                          now=now, reason=_("The bracket follows the results."))
+                          now=now, reason=names.BRACKET_FOLLOWS)
         if entrants_changed and status == Fixture.Status.SCHEDULED and fixture.home_id and fixture.away_id:
             notices.fixture_ready(fixture=fixture)
         changed.append(fixture)

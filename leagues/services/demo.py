@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from leagues import names
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
 from leagues.notifications.services import muted
 from leagues.services.demo_year import demo_notices, demo_year
@@ -267,7 +268,7 @@ def demo_online(*, competition: Competition, now: datetime | None = None, bot_ma
                 annul_unstarted(fixture, now)
             reopened += 1
             fixture_reschedule(fixture=fixture, kickoff_at=now if fixture is bot_fixture else now + DEMO_KICKOFF_IN,
-                               reason="The demo: playable now.", now=now)
+                               reason=names.DEMO_PLAYABLE, now=now)
         if visitor_fixture is not None and not _started_by_people(visitor_fixture):
             computer = "away" if visitor_fixture.home_id == seed_one.pk else "home"
             fixture_match_setup(fixture=visitor_fixture, computer_sides=(computer,), now=now)

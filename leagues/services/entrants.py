@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from leagues import names
 from leagues.models import Club, Competition, Entrant, Fixture, FixtureChange, Player, Result
 from leagues.rules.official import Recorded
 from leagues.services import swiss_rounds
@@ -104,7 +105,7 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
             .select_related("round__stage", "home", "away")
             .order_by("pk")
         )
-        reason = reason or _("%(entrant)s withdrew.") % {"entrant": entrant}
+        reason = reason or names.WITHDREW % {"entrant": entrant}
         for fixture in fixtures:
             fixture.competition = competition
             knockout = fixture.is_knockout
@@ -138,7 +139,8 @@ def entrant_withdraw(*, entrant: Entrant, by=None, now: datetime | None = None, 
 
 def withdrawal_preview(*, entrant: Entrant, now: datetime | None = None) -> list[dict]:
     """What withdrawing ``entrant`` now would change, without changing it: the withdrawal is run
-    and rolled back, and each history entry it would write is returned as ``{"fixture": str,
+    and rolled back, and each history entry it would write is returned as ``{"fixture": str (its
+    round and label as the public pages name them, ``leagues.names.shown``),
     "kind": str (FixtureChange.Kind), "before": str, "after": str}`` (results as text, e.g.
     "0-2 (walkover)"). Raises as ``entrant_withdraw``."""
     now = now or timezone.now()
@@ -147,7 +149,8 @@ def withdrawal_preview(*, entrant: Entrant, now: datetime | None = None) -> list
         try:
             entrant_withdraw(entrant=Entrant.objects.get(pk=entrant.pk), now=now)
             return [
-                {"fixture": f"{change.fixture.round} · {change.fixture.label or ''}".rstrip(" ·"),
+                {"fixture": " · ".join(part for part in (names.shown(change.fixture.round),
+                                                         names.shown(change.fixture.label)) if part),
                  "kind": change.get_kind_display(), "before": _state_text(change.before),
                  "after": _state_text(change.after)}
                 for change in FixtureChange.objects.filter(fixture__competition_id=entrant.competition_id, at=now)

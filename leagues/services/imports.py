@@ -39,6 +39,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from tqdm import tqdm
 
+from leagues import names
 from leagues.downloads.cells import csv_read
 from leagues.models import (
     Competition,
@@ -756,7 +757,7 @@ def _write_made(made: list[tuple[Fixture, ResultRow]], *, by, now) -> dict[int, 
         results.append(result)
         changes.append(FixtureChange(
             fixture_id=fixture.pk, kind=FixtureChange.Kind.RESULT, at=now, by=by if getattr(by, "pk", None) else None,
-            reason=f"import, line {row.line}", before=before, after=fixture_state(fixture, result=result)))
+            reason=names.IMPORT_LINE % {"line": row.line}, before=before, after=fixture_state(fixture, result=result)))
     objects_insert(Fixture, [fixture for fixture, _row in made], with_pk=True)
     objects_insert(Result, results)
     objects_insert(FixtureChange, changes)
@@ -775,7 +776,7 @@ def _import_row(fixture: Fixture, row: ResultRow, *, update: bool, by, now) -> N
                           match=None, discipline=(row.home_discipline, row.away_discipline), by=by, now=now)
     change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
                   before=before, after=fixture_state(fixture, result=result), by=by, now=now,
-                  reason=f"import, line {row.line}")
+                  reason=names.IMPORT_LINE % {"line": row.line})
 
 
 _THIRD_PLACE = re.compile(r"third|3rd|bronze|terceiro|tercer|terzo|troisi|dritt", re.I)

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from leagues import names
 from leagues.models import Competition, Entrant, Fixture, Venue
 from leagues.services import notices
 from leagues.services.results import DOUBLE_NO_SHOW, result_record
@@ -209,5 +210,5 @@ def no_shows_record(*, now: datetime | None = None) -> int:
     fixtures = no_shows_due(now)
     for fixture in fixtures:
         result_record(fixture=fixture, **DOUBLE_NO_SHOW, source="online", now=now,
-                      reason=_("Neither player checked in by the end of the check-in window."))
+                      reason=names.NOBODY_CHECKED_IN)
     return len(fixtures)

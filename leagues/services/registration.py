@@ -124,7 +124,7 @@ def sign_up(*, competition: Competition, player: Player, now: datetime | None = 
             raise SignUpRefused("registration_closed", _("registration has closed"))
         if registration.licence_required and not licence_valid(player=player, day=licence_day(competition, now)):
             raise SignUpRefused("licence", _("a valid licence is required: a licence number and a club membership "
-                                             "open on %(day)s") % {"day": date_format(licence_day(competition, now))})
+                                             "open on %(day)s") % {"day": date_format(licence_day(competition, now), "j M Y")})
         if SignUp.objects.filter(competition=competition, player=player, status__in=SignUp.ACTIVE).exists():
             raise SignUpRefused("signed_up", _("you are signed up already"))
         if Entrant.objects.filter(competition=competition, player=player).exists():

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from leagues import names
 from leagues.models import Competition, Fixture, FixtureChange, Outcome, Result, Side, Stage
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services import bracket, notices
@@ -197,7 +198,7 @@ def _cascade(competition: Competition, *, by, now: datetime, reason: str) -> tup
             return plan, struck
         for fixture_id in sorted(plan.conflicts):
             struck[fixture_id] = _strike(fixture=plan.fixtures[fixture_id], by=by, now=now,
-                                         reason=reason or _("A correction of an earlier round changed its entrants."))
+                                         reason=reason or names.CASCADE_CHANGED)
     raise AssertionError("the cascade did not end")
 
 

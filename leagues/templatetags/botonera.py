@@ -9,6 +9,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext
 
 from leagues import names
+from leagues.models import Result
 
 register = template.Library()
 
@@ -17,6 +18,12 @@ register = template.Library()
 def shown(name) -> str:
     """A stage's, round's or fixture label's name in the reader's language (``leagues.names``)."""
     return names.shown(name)
+
+
+@register.filter
+def reason_shown(reason) -> str:
+    """A fixture's change's or result's stored reason in the reader's language (``leagues.names``)."""
+    return names.reason_shown(reason)
 
 
 @register.filter
@@ -122,9 +129,23 @@ def change_sides(change) -> tuple[str, str]:
     def side(state) -> str:
         if state.get("refused"):
             return gettext("refused: %(why)s") % {"why": state["refused"]}
-        result = (state.get("result") or {}).get("text")
+        result = _result_text(state.get("result"))
         if result:
             return f"{pairing(state)} {result}" if moved else result
         return pairing(state)
 
     return side(before), side(after)
+
+
+_RESULT_FIELDS = ("home_goals", "away_goals", "home_shootout", "away_shootout", "outcome", "outcome_side")
+
+
+def _result_text(state) -> str:
+    """A result as a history entry keeps it (``leagues.services.history.result_state``), written
+    in the reader's language from its fields ("2-0 (walkover)"); its stored ``text`` (in the
+    language of whoever wrote it) only when the fields are missing."""
+    if not state:
+        return ""
+    if all(state.get(key) is not None for key in ("home_goals", "away_goals", "outcome")):
+        return str(Result(**{key: state.get(key) for key in _RESULT_FIELDS if state.get(key) is not None}))
+    return state.get("text") or ""

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -140,8 +141,8 @@ def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _refusal_message(exc: Exception) -> str:
     if isinstance(exc, ResultError):
-        return exc.message
-    return exc.detail
+        return capfirst(exc.message)
+    return capfirst(exc.detail)
 
 
 @login_required
@@ -168,13 +169,13 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except ResultConflict as exc:
             if exc.code in ("entrants_changed", "result_changed"):  # the form again, for the fixture as it is now
-                messages.error(request, exc.detail)
+                messages.error(request, capfirst(exc.detail))
                 return redirect("site:record-result", pk=fixture.pk)
-            form.add_error(None, exc.detail)
+            form.add_error(None, capfirst(exc.detail))
             if exc.code == "played_on":
                 cascade_needed = exc
         except Busy as exc:
-            form.add_error(None, exc.detail)
+            form.add_error(None, capfirst(exc.detail))
         else:
             messages.success(request, _("The result of %(fixture)s is recorded.") % {"fixture": fixture})
             return redirect("site:fixture", pk=fixture.pk)
@@ -234,7 +235,7 @@ def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
         fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],
                            reason=form.cleaned_data["reason"], by=request.user)
     except (PlayError, Busy) as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, capfirst(exc.detail))
     else:
         messages.success(request, _("The kick-off is moved."))
     return redirect("site:fixture", pk=pk)

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -346,7 +347,7 @@ def generate_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     except ResultConflict as exc:  # a Swiss round that cannot be paired now
         messages.error(request, _("The round cannot be paired: %(reason)s.") % {"reason": exc.detail})
     except Busy as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, capfirst(exc.detail))
     else:
         messages.success(request, fixtures_made_sentence(fixtures))
     return redirect("site:manage-competition", slug=competition.slug)
@@ -377,9 +378,9 @@ def withdraw_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
             return redirect("site:manage-competition", slug=competition.slug)
         changes = withdrawal_preview(entrant=entrant)
     except EntrantError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, capfirst(str(exc)))
     except (ResultConflict, Busy) as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, capfirst(exc.detail))
     else:
         return render(request, "leagues/manage/withdraw_confirm.html", {
             "competition": competition, "entrant": entrant, "form": form, "changes": changes})
@@ -394,9 +395,9 @@ def remove_entrant(request: HttpRequest, slug: str, entrant_id: int) -> HttpResp
     try:
         entrant_remove(entrant=entrant)
     except EntrantError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, capfirst(str(exc)))
     except Busy as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, capfirst(exc.detail))
     else:
         messages.success(request, _("%(entrant)s is removed.") % {"entrant": entrant})
     return redirect("site:manage-competition", slug=competition.slug)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -154,7 +155,7 @@ def _managed(request: HttpRequest, slug: str) -> Competition:
 
 
 def _refused(request: HttpRequest, exc: Exception) -> None:
-    messages.error(request, getattr(exc, "detail", None) or str(exc))
+    messages.error(request, capfirst(getattr(exc, "detail", None) or str(exc)))
 
 
 @login_required
@@ -225,7 +226,7 @@ def sign_up_decide_view(request: HttpRequest, slug: str, pk: int) -> HttpRespons
             registration.sign_up_refuse(sign_up=entry, reason=request.POST.get("reason", ""), by=request.user)
             messages.success(request, _("%(player)s is refused.") % {"player": entry.player})
     except registration.RegistrationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, capfirst(str(exc)))
     except (registration.SignUpRefused, Busy) as exc:
         _refused(request, exc)
     return redirect(reverse("site:manage-competition", args=[competition.slug]) + "#sign-ups")

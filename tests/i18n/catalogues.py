@@ -80,8 +80,12 @@ def english_patterns() -> tuple[tuple[re.Pattern, str], ...]:
                 literal = _PLACEHOLDER.sub(" ", text)
                 if not _WORD.findall(literal):
                     continue
-                pieces = [_literal(p) for p in _PLACEHOLDER.split(text)]
-                body = r"\s*.+?\s*".join(pieces)
+                parts = re.split(f"({_PLACEHOLDER.pattern})", text)
+                body = _literal(parts[0])
+                for placeholder, piece in zip(parts[1::2], parts[2::2], strict=True):
+                    # a number's placeholder (%(number)d) is a number on the page, any other any text
+                    gap = r"\s*\d+\s*" if placeholder.endswith("d") else r"\s*.+?\s*"
+                    body += gap + _literal(piece)
                 patterns.append((re.compile(r"^\s*" + body + r"\s*$", re.S), e.msgid))
     return tuple(patterns)
 

@@ -91,3 +91,20 @@ def test_a_postponed_fixture_is_listed_as_such(competition):
     fixture.set_status(Fixture.Status.POSTPONED)
     text = Client().get(f"/embed/competitions/{competition.slug}/fixtures/").content.decode()
     assert "postponed" in text
+
+
+def test_the_fixtures_embed_says_walkover_aet_and_pens_as_the_competition_page(django_capture_on_commit_callbacks):
+    cup = Competition.objects.create(name="Taça Embebida", slug="taca-embed", format=Competition.Format.KNOCKOUT,
+                                     first_date=dt.date(2026, 12, 5), lots_seed=1)
+    for i in range(1, 5):
+        Entrant.objects.create(competition=cup, name=f"Time {i}", seed=i)
+    fixtures_generate(competition=cup)
+    first, second = cup.fixtures.filter(round__number=1).order_by("position")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_record(fixture=first, outcome="walkover", outcome_side="away", home_goals=2, away_goals=0)
+        result_record(fixture=second, home_goals=1, away_goals=1, home_et_goals=0, away_et_goals=1)
+    page = html.unescape(Client().get(f"/embed/competitions/{cup.slug}/fixtures/").content.decode())
+    shown = html.unescape(Client().get(f"/competitions/{cup.slug}/").content.decode())
+    for note in ("walkover", "a.e.t."):
+        assert note in shown  # the competition's page says it
+        assert f'<span class="note">{note}</span>' in page, note  # and the embed, visibly

@@ -53,3 +53,16 @@ def test_a_players_poll_is_their_own_never_the_spectators_copy(watched):
 def test_an_unknown_match_or_a_bad_after_is_refused():
     assert Client().get("/matches/999999/feed/?after=0").status_code == 404
     assert Client().get("/matches/999999/feed/?after=x").status_code == 400
+
+
+@pytest.mark.parametrize("after", ["-1", "1" * 30, "2147483648", "x", "%205", "1_0", "١"])
+def test_the_feed_refuses_the_afters_the_socket_closes_on(watched, after):
+    match, _home, _away = watched
+    for client in (Client(), APIClient()):  # a spectator's poll (cached path) and the whole way
+        assert client.get(f"/matches/{match.pk}/feed/?after={after}").status_code == 400, after
+
+
+def test_an_after_beyond_the_last_row_finds_nothing_new(watched):
+    match, _home, _away = watched
+    response = Client().get(f"/matches/{match.pk}/feed/?after=2147483647")
+    assert response.status_code == 200 and response.json()["actions"] == []
