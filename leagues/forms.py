@@ -23,15 +23,19 @@ from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
-COMPETITION_FIELDS = [
-    "name", "slug", "season", "format", "double_round_robin", "third_place_match", "placement_matches",
-    "grand_final_reset", "group_count", "qualifiers_per_group", "best_thirds", "rounds", "bye_points", "halves",
-    "half_minutes", "extra_time", "extra_time_minutes", "shootout",
-    "shootout_kicks", "points_win", "points_draw", "points_loss", "tiebreak_preset", "tiebreak_criteria",
-    "walkover_goals_for", "walkover_goals_against", "withdrawal_policy", "rule_set", "first_date",
-    "days_between_rounds", "kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
-    "rated", "ranking_tier",
-]
+# the settings page's fieldsets, in order; every field of the form is in exactly one
+COMPETITION_FIELDSETS = (
+    (_("Competition"), ("name", "slug", "season", "format", "rule_set", "first_date", "days_between_rounds")),
+    (_("When and where"), ("time_zone", "kickoff_time", "venue", "checkin_opens_minutes", "checkin_grace_minutes")),
+    (_("Format"), ("double_round_robin", "third_place_match", "placement_matches", "grand_final_reset",
+                   "group_count", "qualifiers_per_group", "best_thirds", "rounds", "bye_points")),
+    (_("Match"), ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks")),
+    (_("Points, tie-breaks and results"), ("points_win", "points_draw", "points_loss", "tiebreak_preset",
+                                           "tiebreak_criteria", "walkover_goals_for", "walkover_goals_against",
+                                           "withdrawal_policy")),
+    (_("Ratings and the federation ranking"), ("rated", "ranking_tier")),
+)
+COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name in names_]
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
                    "best_thirds", "bye_points")
@@ -69,6 +73,10 @@ class CompetitionForm(forms.ModelForm):
                 for name in FIXED_AFTER_DRAW:
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("Fixed: the fixtures are drawn.")
+
+    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """``[(legend, [bound field, ...]), ...]`` as the settings page shows them: every field once."""
+        return [(legend, [self[name] for name in field_names]) for legend, field_names in COMPETITION_FIELDSETS]
 
     def competition_fields(self) -> dict[str, object]:
         """A new competition's concrete fields as the valid form set them on its instance

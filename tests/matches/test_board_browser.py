@@ -67,7 +67,7 @@ def _sign_in(browser, base: str, username: str, device: dict):
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("form [type=submit]")
+    page.click("main form [type=submit]")
     page.wait_for_load_state()
     assert "/accounts/login/" not in page.url, "sign-in failed"
     return page
