@@ -352,7 +352,10 @@ def hints(rule_set: str) -> dict[str, str]:
         "set_piece": (_("Your set piece: you may switch to Place and put the taker next to the ball "
                         "(within 6 cm), then press Ready, or simply flick.") if one_touch else
                       _("Your set piece: switch to Place to put the taker by the ball and a second "
-                        "button where it should receive it, then press Ready, or simply flick.")),
+                        "button where it should receive it, then press Ready, or simply flick. At a "
+                        "throw-in or corner kick, once a button is placed the flick waits for Ready.")),
+        "set_piece_ready": _("Your buttons are placed: press Ready (the rules' “Preparado”), then "
+                             "flick the taker."),
         "penalty": _("Your penalty kick: switch to Place and put your taker by the ball if you wish, "
                      "then press Ready (a flick waits for it). Your opponent then sets the goalkeeper, "
                      "and you flick: a penalty kick is a shot."),
@@ -389,6 +392,7 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
         "turn": {
             "yours": _("Your turn"), "theirs": _("{name} to play"),
             "your_kind": _("Your {kind}"), "their_kind": _("{name}'s {kind}"),
+            "your_ready_first": _("Your {kind}: press Ready, then flick"),
             "your_keeper": _("Shot declared: place your goalkeeper, then Ready"),
             "their_keeper": _("{name} places the goalkeeper"),
             "your_placing": _("Place your buttons, then Ready"), "their_placing": _("{name} is placing"),

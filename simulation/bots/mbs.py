@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..actions import Action, DeclareShot, Flick, Place, PlaceGoalkeeper, Ready, Tick
 from ..rules.base import RESTART_PHASES, Referee, RuleViolation
+from ..rules.mbs import READY_BEFORE_FLICK
 from ..state import MatchState
 from ..table import SIDES, Vec, attacked_end, defended_end, end_sign, other_side
 from .base import PassiveBot, awaiting_ready, seg_point_distance, stop_speed
@@ -49,8 +50,9 @@ class MbsBot:
         pen = state.memo.get("penalty") or {}
         if pen.get("stage") == "taker":
             return self.penalty_taker(referee, state, side)
-        if awaiting_ready(state):
-            return Ready(side=side)
+        if awaiting_ready(state) or (state.phase in READY_BEFORE_FLICK and state.memo.get("placed")
+                                     and not state.memo.get("ready")):
+            return Ready(side=side)  # a throw-in or corner kick placed: "Preparado", then the flick
         shot = state.memo.get("shot") or {}
         if state.phase == "penalty_kick" and not pen and not state.memo.get("placed") \
                 and not state.memo.get("ready") and not shot:

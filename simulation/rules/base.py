@@ -102,7 +102,7 @@ class Referee(ClockAndPeriods, Turns, RestartsAndSetPieces, Placing, ShotsAndPen
         "pieces_out": "rulebook 8", "foul": "rulebook 9", "penalty": "rulebook 10",
         "throw_in": "rulebook 11", "own_goal": "rulebook 12", "goal": "rulebook 4",
         "time": "rulebook Duration of the Game", "shootout": "rulebook Aim of the Game",
-        "table": "rulebook 3",
+        "table": "rulebook 3", "disqualification": "rulebook Duration of the Game",
     }
 
     def __init__(self, params: Mapping[str, Any]):

@@ -134,7 +134,8 @@ class ClockAndPeriods:
             key = "full_time.disqualification"
             extra["disqualified"] = disqualified
             params["side"] = disqualified
-        ctx.emit("full_time", key, params=params, rule=self.section("time"), score=score, **extra)
+        rule = self.section("disqualification" if disqualified is not None else "time")
+        ctx.emit("full_time", key, params=params, rule=rule, score=score, **extra)
         return state.replace(phase="full_time", restart=None, turn_started_s=ctx.now)
 
     def start_period_play(self, ctx: Ctx, state: MatchState, kicker: str) -> MatchState:

@@ -14,9 +14,13 @@ Every decision is taken under one heading of the MBS rules, which is the ``rule`
   to two buttons (the taker by the ball, within ``set_piece_distance_mm`` (100) edge to edge;
   the receiver anywhere; at a free kick both by the ball; at a throw-in or corner the taker
   may stand on the run-off) and says
-  ``ready`` (optional: a flick ends the placing). The taker of a throw-in, corner kick, goal
-  kick or free kick may not play again before another button of its side touched the ball:
-  its flick is refused (memo ``taker``).
+  ``ready``. At a throw-in or corner kick the text asks for it ("Después, él debe tocar en el
+  botón 'Preparado'"): once the taking side has placed a button, its flick is refused until it
+  says ``ready``; a flick with no button placed takes the set piece as the buttons stand. At the
+  other set pieces the text names no "Preparado": a flick ends the placing. The taker of a
+  throw-in, corner kick, goal kick or free kick may not play again before another button of its
+  side touched the ball: its flick is refused (memo ``taker``) under the heading of that set
+  piece (Falta for a free kick).
 - **Falta**: a button of the side in turn (the flicked one, or a team-mate it knocked on)
   hitting an opposing piece before (or as) anything touches the ball: a free kick at the spot
   of the foul, which may be shot directly when **Disparo a la meta**
@@ -43,11 +47,15 @@ Every decision is taken under one heading of the MBS rules, which is the ``rule`
 - **Gol inválido**: a goal without a declared shot: a goal kick for the other side.
   **Gol contra**: the ball into the mover's own goal counts for the opponent, whoever touched
   it on the way. **Pelota del portero**: a ball at rest wholly inside a goal area: a goal kick.
-- Match time, extra time and the shoot-out are the base's.
+- Match time, extra time and the shoot-out are the base's. The MBS rules have no heading on
+  match time, nor on a button that leaves the field (it comes straight back, ``return_pieces``):
+  those events cite ``NO_HEADING`` ("MBS (sin sección)") rather than a heading that does not
+  say it. The full time of a disqualification cites Descalificación.
 
 Memo keys of this referee: ``taker`` ([side, piece] that may not play yet), ``kickoff`` (the
 side whose possession began with a kick-off), ``placed`` (ids placed for the pending set
-piece), ``ready`` (the placing of the pending set piece is over).
+piece), ``ready`` (the placing of the pending set piece is over), ``taker_rule`` (the heading
+under which ``taker`` may not play yet).
 """
 from __future__ import annotations
 
@@ -76,6 +84,8 @@ INVALIDO = "MBS Gol inválido"
 CONTRA = "MBS Gol contra"
 PENAL = "MBS Penal"
 PELOTA_PORTERO = "MBS Pelota del portero"
+#: what the MBS rules do not cover (a button out of the field comes straight back)
+NO_HEADING = "MBS (sin sección)"
 
 MBS_DEFAULTS: dict[str, Any] = {
     "turn_seconds": 30.0,
@@ -92,6 +102,9 @@ TECHNICAL_ON_INVERSION = ("kick_off", "free_kick", "free_kick_two_touch", "indir
 #: set pieces whose taker may not play again before a team-mate touched the ball
 TAKER_LOCKED = ("throw_in", "throw_in_two_touch", "corner_kick", "corner_kick_two_touch",
                 "goal_kick", "free_kick", "free_kick_two_touch", "indirect_free_kick")
+#: set pieces whose text asks for "Preparado" after the placing (MBS Saque de banda y tiro de esquina)
+READY_BEFORE_FLICK = ("throw_in", "throw_in_two_touch", "corner_kick", "corner_kick_two_touch")
+FREE_KICKS = ("free_kick", "free_kick_two_touch", "indirect_free_kick")
 #: the phases in which a shot may be declared
 SHOT_PHASES = ("open_play", "free_kick", "penalty_kick")
 DISQUALIFY_AT = 4
@@ -104,9 +117,9 @@ class MbsReferee(Referee):
     name = "mbs"
     sections: Mapping[str, str] = {
         "turn": TURNOS, "shot": DISPARO, "goal_kick": PELOTA_PORTERO, "arrangement": BANDA,
-        "keeper": PORTERO, "kick_off": TURNOS, "pieces_out": TURNOS, "foul": FALTA,
+        "keeper": PORTERO, "kick_off": TURNOS, "pieces_out": NO_HEADING, "foul": FALTA,
         "penalty": PENAL, "throw_in": BANDA, "own_goal": CONTRA, "goal": DISPARO,
-        "time": TURNOS, "shootout": PENAL, "table": TURNOS,
+        "shootout": PENAL, "table": TURNOS, "time": NO_HEADING, "disqualification": DESCALIFICACION,
     }
 
     def __init__(self, params: Mapping[str, Any]):
@@ -127,13 +140,27 @@ class MbsReferee(Referee):
     # ======================================================================================
     def open_play(self, ctx: Ctx, state: MatchState, side: str) -> MatchState:
         """Open play with ``side`` to move in a fresh turn (its possession begins)."""
-        state = state.with_memo(shot=None, taker=None, kickoff=None, placed=None, ready=None)
+        state = state.with_memo(shot=None, taker=None, taker_rule=None, kickoff=None, placed=None, ready=None)
         return super().open_play(ctx, state, side)
 
     def award_restart(self, ctx: Ctx, state: MatchState, kind: str, side: str, at: Vec, rule: str,
                       **kw: Any) -> MatchState:
-        state = state.with_memo(taker=None, kickoff=None, placed=None, ready=None)
+        state = state.with_memo(taker=None, taker_rule=None, kickoff=None, placed=None, ready=None)
         return super().award_restart(ctx, state, kind, side, at, rule, **kw)
+
+    def set_piece_rule(self, kind: str) -> str:
+        """The MBS heading that governs the placing and the taking of a set piece of ``kind``:
+        Falta for the free kicks, Penal, Pelota del portero for a goal kick, Turnos for a
+        kick-off, Saque de banda y tiro de esquina for those two."""
+        if kind in FREE_KICKS:
+            return FALTA
+        if kind == "penalty_kick":
+            return PENAL
+        if kind == "goal_kick":
+            return PELOTA_PORTERO
+        if kind == "kick_off":
+            return self.section("kick_off")
+        return BANDA
 
     def lose_possession(self, ctx: Ctx, state: MatchState, side: str, reason: str) -> MatchState:
         """MBS Pérdida de posesión: ``side``'s turn ends at once; the opponent's begins.
@@ -191,9 +218,15 @@ class MbsReferee(Referee):
     # the flick
     # ======================================================================================
     def flick_refusal(self, state: MatchState, action: Flick) -> RuleViolation | None:
+        """The taker of a set piece playing again before a team-mate touched the ball; a flick
+        at a throw-in or corner kick after a button was placed and before ``ready``."""
         taker = state.memo.get("taker")
         if taker and list(taker) == [action.side, action.piece]:
-            return self.refusal("refused.set_piece_taker_again", BANDA, side=action.side, piece=action.piece)
+            return self.refusal("refused.set_piece_taker_again", state.memo.get("taker_rule") or BANDA,
+                                side=action.side, piece=action.piece)
+        if state.phase in READY_BEFORE_FLICK and state.memo.get("placed") and not state.memo.get("ready") \
+                and state.restart is not None and state.restart.side == action.side:
+            return self.refusal("refused.ready_before_flick", BANDA, side=action.side, piece=action.piece)
         return None
 
     def judge_flick(self, ctx: Ctx, before: MatchState, after: MatchState, facts: FlickFacts) -> MatchState:
@@ -310,14 +343,14 @@ class MbsReferee(Referee):
         if armed and not rebound:
             return self.lose_possession(ctx, state, side, "shot_missed")
         # possession kept: the turn goes on
-        taker = state.memo.get("taker")
+        taker, taker_rule = state.memo.get("taker"), state.memo.get("taker_rule")
         if kind in TAKER_LOCKED:
-            taker = [side, facts.piece]
+            taker, taker_rule = [side, facts.piece], self.set_piece_rule(kind)
         if taker and any(k != f"{taker[0]}:{taker[1]}" and split_key(k)[0] == side for k in facts.touches):
-            taker = None
+            taker, taker_rule = None, None
         kickoff = side if kind == "kick_off" else state.memo.get("kickoff")
         return state.replace(phase="open_play", to_move=side, restart=None).with_memo(
-            shot=None, taker=taker, kickoff=kickoff, penalty=None)
+            shot=None, taker=taker, taker_rule=taker_rule, kickoff=kickoff, penalty=None)
 
     @staticmethod
     def _rebound(facts: FlickFacts) -> bool:
@@ -465,8 +498,8 @@ class MbsReferee(Referee):
         if placing.get("stage") is not None or pen:
             return super().place_refusal(state, action)
         if state.phase not in RESTART_PHASES or state.restart is None or state.restart.side != action.side:
-            return self.refusal("refused.placing_not_taker", BANDA, side=action.side)
-        rule = FALTA if state.phase in TECHNICAL_ON_INVERSION else BANDA
+            return self.refusal("refused.placing_not_taker", self.set_piece_rule(state.phase), side=action.side)
+        rule = self.set_piece_rule(state.phase)
         if state.memo.get("ready"):
             return self.refusal("refused.placing_over", rule, side=action.side)
         placed = list(state.memo.get("placed", ()))
@@ -490,10 +523,11 @@ class MbsReferee(Referee):
     def on_place(self, ctx: Ctx, state: MatchState, action: Place) -> MatchState:
         if action.piece == "gk":
             return self.on_place_goalkeeper(ctx, state, PlaceGoalkeeper(side=action.side, at=action.at))
+        rule = self.set_piece_rule(state.phase)
         if action.piece == BALL_PIECE:
-            raise self.refusal("refused.ball_never_placed", BANDA, side=action.side)
+            raise self.refusal("refused.ball_never_placed", rule, side=action.side)
         if state.piece(action.side, action.piece) is None:
-            raise self.refusal("refused.piece_not_on_table", BANDA, side=action.side, piece=action.piece)
+            raise self.refusal("refused.piece_not_on_table", rule, side=action.side, piece=action.piece)
         problem = self.place_refusal(state, action)
         if problem is not None:
             raise problem
@@ -501,7 +535,7 @@ class MbsReferee(Referee):
         off_field_ok = state.phase in ("throw_in", "throw_in_two_touch", "corner_kick", "corner_kick_two_touch")
         on_field = t.field.touches_disc(action.at, 0.0)
         if not self.fits(state, action.side, action.piece, action.at) or not (on_field or off_field_ok):
-            raise self.refusal("refused.spot_not_free", BANDA, side=action.side, piece=action.piece)
+            raise self.refusal("refused.spot_not_free", rule, side=action.side, piece=action.piece)
         state = state.with_piece(action.side, action.piece, round_pos(action.at))
         pen = state.memo.get("penalty")
         if pen and pen.get("stage") == "taker":

@@ -409,3 +409,38 @@ def test_at_a_penalty_kick_each_side_is_told_its_own_part(live_server, browser):
     assert said["kick"]["hint"].startswith("Your penalty kick: the goalkeeper is set"), said
     assert {s["other_hint"] for s in said.values()} == {""}, said  # the side not to move is told nothing
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_an_mbs_throw_in_a_placed_button_waits_for_ready(live_server, browser):
+    """MBS "Saque de banda y tiro de esquina": once the taking side placed a button, the turn line
+    and the hint tell it to press Ready before the flick; before any placing, and after Ready,
+    they say what they said before."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("mbs-throw")
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_function("window.botonera && botonera.idle()")
+    said = page.evaluate("""async () => {
+        const hud = await import('/static/js/board/hud.js');
+        const words = JSON.parse(document.getElementById('board-strings').textContent);
+        const T = JSON.parse(document.getElementById('board-config').textContent).table;
+        const out = {};
+        for (const [name, memo] of [['none', {}], ['placed', {placed: ['7']}], ['ready', {placed: ['7'], ready: true}]]) {
+            const st = {phase: 'throw_in', to_move: 'home', ball: [0, 515], home_attacks: '+x', memo};
+            out[name] = {mine: hud.turnLine(st, true, words, 'Me'), theirs: hud.turnLine(st, false, words, 'Them'),
+                         hint: hud.hintFor(st, 'home', 'mbs', T)};
+        }
+        return out;
+    }""")
+    assert said["placed"]["mine"] == "Your throw-in: press Ready, then flick", said
+    assert said["placed"]["hint"] == "set_piece_ready", said
+    assert said["none"]["mine"] == said["ready"]["mine"] == "Your throw-in", said
+    assert said["none"]["hint"] == said["ready"]["hint"] == "set_piece", said
+    assert said["placed"]["theirs"] == "Them's throw-in", said
+    page.context.close()

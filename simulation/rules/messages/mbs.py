@@ -55,6 +55,8 @@ MESSAGES: dict[str, str] = {
     "refused.set_piece_taker_again": gettext_noop(
         "Button {piece} took the set piece and may not play the ball again before a team-mate "
         "has touched it"),
+    "refused.ready_before_flick": gettext_noop(
+        "The buttons are placed for the set piece: press Ready, then flick"),
     "refused.shot_phase": gettext_noop(
         "A shot may be declared in open play, at a free kick or at a penalty kick"),
     "refused.shot_after_kick_off_in_circle": gettext_noop(

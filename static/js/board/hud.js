@@ -184,8 +184,17 @@ export function turnLine(st, mine, words, who) {
   if (stage === "taker") return mine ? t.your_penalty_taker : fill(t.their_penalty_taker, {name: who});
   if (stage === "keeper") return mine ? t.your_penalty_keeper : fill(t.their_keeper, {name: who});
   const kind = words.kinds[st.phase];
+  if (kind && readyAwaited(st)) return mine ? fill(t.your_ready_first, {kind}) : fill(t.their_kind, {name: who, kind});
   if (kind) return mine ? fill(t.your_kind, {kind}) : fill(t.their_kind, {name: who, kind});
   return mine ? t.yours : fill(t.theirs, {name: who});
+}
+
+/* MBS "Saque de banda y tiro de esquina": once the taking side placed a button at a throw-in or
+ * corner kick, its flick waits for Ready ("Preparado"). Only the MBS referee keeps ``memo.placed``. */
+const READY_BEFORE_FLICK = ["throw_in", "throw_in_two_touch", "corner_kick", "corner_kick_two_touch"];
+export function readyAwaited(st) {
+  const memo = st.memo || {};
+  return READY_BEFORE_FLICK.includes(st.phase) && (memo.placed || []).length > 0 && !memo.ready;
 }
 
 const SET_PIECES = ["free_kick", "free_kick_two_touch", "indirect_free_kick", "throw_in", "throw_in_two_touch",
@@ -203,6 +212,7 @@ export function hintFor(st, side, ruleSet, T) {
     const stage = (memo.penalty || {}).stage;
     return stage === "keeper" ? "penalty_keeper" : stage === "kick" ? "penalty_kick" : "penalty";
   }
+  if (readyAwaited(st)) return "set_piece_ready";
   if (SET_PIECES.includes(st.phase)) return "set_piece";
   if (memo.shot && memo.shot.armed) return "shoot";
   const homeAttacks = st.home_attacks || "+x";
