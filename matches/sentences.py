@@ -396,6 +396,11 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "your_keeper": _("Shot declared: place your goalkeeper, then Ready"),
             "their_keeper": _("{name} places the goalkeeper"),
             "your_placing": _("Place your buttons, then Ready"), "their_placing": _("{name} is placing"),
+            "your_arrangement_offensive": _("Goal kick: arrange your buttons in the half you attack (lit), "
+                                            "{have} of {need} there, at least 6 cm from every opponent; then Ready"),
+            "your_arrangement_defensive": _("Goal kick: arrange your buttons in your own half (lit), keeping "
+                                            "{need} in the half you attack ({have} there), at least 6 cm from "
+                                            "every opponent; then Ready"),
             "your_penalty_taker": _("Your penalty kick: place the taker if you wish, then Ready"),
             "their_penalty_taker": _("{name} prepares the penalty kick"),
             "your_penalty_keeper": _("Penalty kick against you: set your goalkeeper, then Ready"),
@@ -413,6 +418,7 @@ def board_strings(rule_set: str = "one_touch") -> dict[str, Any]:
             "shot": _("Shot declared"), "ready": _("Ready"),
             "cancelled": _("Flick cancelled: pull back further from the button to flick."),
             "not_your_turn": _("It is not your turn."),
+            "not_your_turn_now": _("Not your turn: {what}"),
             "stale": _("The match moved on before your move arrived."),
             "server": _("The server answered {code}."),
             "offline": _("Your move could not be sent; check your connection."),

@@ -331,6 +331,7 @@ def test_a_finished_match_replays_and_a_barred_button_says_why(live_server, brow
             page.wait_for_selector("#message a.rule[href='/rules/#rulebook-7']")
             said = page.inner_text("#message")
             assert _on_screen(page, "#message"), "on the phone the reason is not on screen"
+            assert not page.is_visible("#tip"), "a tap says why once, in the message, not in a tooltip too"
         assert said.startswith("The kick-off is taken by one of the two buttons inside the centre circle, "
                                "not by button 7."), said
         page.context.close()
@@ -443,4 +444,67 @@ def test_at_an_mbs_throw_in_a_placed_button_waits_for_ready(live_server, browser
     assert said["none"]["mine"] == said["ready"]["mine"] == "Your throw-in", said
     assert said["none"]["hint"] == said["ready"]["hint"] == "set_piece", said
     assert said["placed"]["theirs"] == "Them's throw-in", said
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_press_on_your_button_out_of_your_turn_says_whose_turn_it_is_and_sends_nothing(live_server, browser):
+    """At the kick-off it is home's turn: the away player who presses on one of its buttons is
+    told at once, in the message line, and no move goes to the server."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("nyt")
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    away = _sign_in(browser, live_server.url, "nyt-away", DESKTOP)
+    posts = []
+    away.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    away.goto(f"{live_server.url}/matches/{match.pk}/")
+    away.wait_for_function("window.botonera && botonera.idle() && botonera.header().state.to_move === 'home'")
+    at = away.evaluate("botonera.screenOf('away', '5')")
+    away.mouse.move(at["x"], at["y"])
+    away.mouse.down()
+    away.mouse.move(at["x"] - 60, at["y"], steps=4)
+    away.mouse.up()
+    away.wait_for_selector("#message.bad")
+    assert away.inner_text("#message") == "Not your turn: Home's kick-off"
+    assert posts == [], posts
+    away.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_goal_kick_arrangement_says_which_half_and_how_many_are_there(live_server, browser):
+    """Rulebook §5: in its stage of a goal kick's arrangement the side is told the half it uses,
+    how many of its buttons are wholly in the half it attacks out of the 3 it needs, and the 6 cm."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league("gka")
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_function("window.botonera && botonera.idle()")
+    said = page.evaluate("""async () => {
+        const hud = await import('/static/js/board/hud.js');
+        const words = JSON.parse(document.getElementById('board-strings').textContent);
+        const T = JSON.parse(document.getElementById('board-config').textContent).table;
+        const order = [['home', 'offensive'], ['away', 'offensive'], ['home', 'defensive'], ['away', 'defensive']];
+        // home attacks +x: 2 and 3 wholly in the half it attacks, 4 touching the halfway line, 5 behind it
+        const pieces = {home: {gk: [-820, 0], '2': [200, 0], '3': [400, 100], '4': [10, 0], '5': [-300, 0]},
+                        away: {gk: [820, 0], '2': [300, 300]}};
+        const at = (stage) => ({phase: 'goal_kick', to_move: order[stage][0], home_attacks: '+x', ball: [-700, 0],
+                                pieces, memo: {placing: {kind: 'goal_kick', stage, order}}});
+        return {offensive: hud.turnLine(at(0), true, words, 'Me', T),
+                defensive: hud.turnLine(at(2), true, words, 'Me', T),
+                theirs: hud.turnLine(at(1), false, words, 'Them', T)};
+    }""")
+    assert said["offensive"] == ("Goal kick: arrange your buttons in the half you attack (lit), 2 of 3 there, "
+                                 "at least 6 cm from every opponent; then Ready"), said
+    assert said["defensive"].startswith("Goal kick: arrange your buttons in your own half (lit), keeping 3 "
+                                        "in the half you attack (2 there)"), said
+    assert said["theirs"] == "Them is placing", said
     page.context.close()

@@ -23,8 +23,8 @@ export function aimOf(drag, maxSpeed) {
 
 /* Listens on ``canvas``. ``board`` gives: view(), yourSide, canAct(), mode(), barred() (the
  * may-not-play map of the side to move), redraw(); ``on`` receives flick(piece, aim),
- * place(piece, at), keeper(at), cancelled(), explain(piece, clientX, clientY) and
- * explain(null). */
+ * place(piece, at), keeper(at), cancelled(), notYourTurn() (a press on one of your buttons
+ * while you may not act), explain(piece, clientX, clientY) and explain(null). */
 export function attachAim(canvas, table, board, on) {
   let drag = null;
 
@@ -62,8 +62,8 @@ export function attachAim(canvas, table, board, on) {
     if (drag || !ev.isPrimary) return;
     const barred = barredAt(ev.clientX, ev.clientY);
     if (barred) { on.explain(barred, ev.clientX, ev.clientY); return; }
-    if (!board.canAct()) return;
     const pid = ownPieceAt(ev.clientX, ev.clientY);
+    if (!board.canAct()) { if (pid) on.notYourTurn(); return; }  // said at once, nothing sent
     if (!pid) return;
     ev.preventDefault();
     canvas.setPointerCapture(ev.pointerId);

@@ -7,6 +7,8 @@
  * the labels are the page's translated ``words`` (the ``board-strings`` data block).
  */
 
+import {arrangementStage, offensiveCount} from "./table.js";
+
 export function fill(template, params) {
   return String(template).replace(/\{(\w+)\}/g, (m, key) => (key in params ? params[key] : m));
 }
@@ -57,7 +59,12 @@ export function createHud(cfg, words) {
     if (text && narrow.matches) sayTimer = setTimeout(() => say(""), bad ? 9000 : 3500);
   }
 
-  function turnText(st, mine) { return turnLine(st, mine, words, short(st.to_move)); }
+  function turnText(st, mine) { return turnLine(st, mine, words, short(st.to_move), cfg.table); }
+
+  /* A press on one of your buttons out of your turn: "Not your turn: Rossi's kick-off". */
+  function notYourTurn(st) {
+    say(st && st.to_move ? fill(words.say.not_your_turn_now, {what: turnText(st, false)}) : words.say.not_your_turn, true);
+  }
 
   /* b: {header, state (drawn), clock (s), replaying, myTurn, busy, serverNow}. */
   function update(b) {
@@ -170,19 +177,25 @@ export function createHud(cfg, words) {
     tip.style.top = (y < 4 ? clientY - box.top + 22 : y) + "px";
   }
 
-  return {say, update, setConnection, addRow, clearFeed, explain, feedCount: () => feedCount, short, name};
+  return {say, notYourTurn, update, setConnection, addRow, clearFeed, explain, feedCount: () => feedCount, short, name};
 }
 
 /* The line under the table saying whose turn it is and what it is for: ``st`` the state,
  * ``mine`` whether the reader is the side to move, ``who`` that side's short name. At a
  * penalty kick the side to move is the taker's while it places its taker, then the keeper's. */
-export function turnLine(st, mine, words, who) {
+export function turnLine(st, mine, words, who, T) {
   const t = words.turn, memo = st.memo || {};
   if (st.phase === "shot_declared") return mine ? t.your_keeper : fill(t.their_keeper, {name: who});
+  const stage = arrangementStage(st);
+  if (stage && mine) {
+    const [have, need] = offensiveCount(st, stage.side, T ? T.button_diameter / 2 : 0);
+    return fill(stage.half === "offensive" ? t.your_arrangement_offensive : t.your_arrangement_defensive,
+                {have, need});
+  }
   if (memo.placing) return mine ? t.your_placing : fill(t.their_placing, {name: who});
-  const stage = st.phase === "penalty_kick" && memo.penalty ? memo.penalty.stage : "";
-  if (stage === "taker") return mine ? t.your_penalty_taker : fill(t.their_penalty_taker, {name: who});
-  if (stage === "keeper") return mine ? t.your_penalty_keeper : fill(t.their_keeper, {name: who});
+  const pen = st.phase === "penalty_kick" && memo.penalty ? memo.penalty.stage : "";
+  if (pen === "taker") return mine ? t.your_penalty_taker : fill(t.their_penalty_taker, {name: who});
+  if (pen === "keeper") return mine ? t.your_penalty_keeper : fill(t.their_keeper, {name: who});
   const kind = words.kinds[st.phase];
   if (kind && readyAwaited(st)) return mine ? fill(t.your_ready_first, {kind}) : fill(t.their_kind, {name: who, kind});
   if (kind) return mine ? fill(t.your_kind, {kind}) : fill(t.their_kind, {name: who, kind});

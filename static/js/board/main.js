@@ -74,6 +74,14 @@ const ROOM_BELOW_PX = cfg.yourSide ? 130 : 60;
 
 function layout() { table.layout(shouldFlip(), ROOM_BELOW_PX); redraw(); }
 
+/* On a phone the message lies over one end of the table: the end the ball is not in. */
+function placeMessage() {
+  const ball = board.view && board.view.ball;
+  if (!ball) return;
+  const canvas = $("board"), s = table.toScreen(ball[0], ball[1]);
+  $("canvas-wrap").classList.toggle("message-low", s[1] < canvas.clientHeight / 2);
+}
+
 function clockNow() {
   const h = board.header, st = drawnState();
   if (!st) return 0;
@@ -100,6 +108,7 @@ function hintsOn() {
 }
 
 function update() {
+  placeMessage();
   hud.update({header: board.header, state: drawnState(), clock: clockNow(), replaying: !!board.replay,
               myTurn: myTurn(), busy: board.busy, serverNow: serverNow()});
   hints();
@@ -187,11 +196,19 @@ aim = attachAim($("board"), table, {
   place: (piece, at) => send({type: "place", piece, at}, fill(words.say.place, {piece})),
   keeper: (at) => send({type: "place_goalkeeper", at}, words.say.keeper),
   cancelled: () => hud.say(words.say.cancelled),
+  notYourTurn: () => {
+    const h = board.header;
+    if (myTurn() || board.replay || h.status !== "live" || !h.state) return;  // your turn, still animating
+    hud.notYourTurn(h.state);
+  },
   explain: (piece, x, y) => {
     const reason = piece ? barred()[piece] : null;
-    hud.explain(reason, x, y);
+    // a mouse over the button: the tooltip; a tap (no hover): the message line alone, said once
     if (reason && x !== undefined && !window.matchMedia("(hover: hover)").matches) {
+      hud.explain(null);
       hud.say(reason.text, false, reason.rule_label || reason.rule, reason.rule_url);
+    } else {
+      hud.explain(reason, x, y);
     }
   },
 });

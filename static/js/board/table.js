@@ -28,6 +28,27 @@ export function attackSign(side, state) {
   return attacks === "+x" ? 1 : -1;
 }
 
+/* Rulebook §5: in a goal kick's arrangement no button is placed within 6 cm of an opponent. */
+export const ARRANGEMENT_GAP_MM = 60;
+
+/* The goal kick's arrangement stage under way: {side, half: "offensive"|"defensive"}, or null. */
+export function arrangementStage(state) {
+  const placing = state && state.memo && state.memo.placing;
+  if (!placing || placing.kind !== "goal_kick" || placing.stage === null || placing.stage === undefined) return null;
+  const row = (placing.order || [])[placing.stage];
+  return row ? {side: row[0], half: row[1]} : null;
+}
+
+/* Rulebook §5: [have, need], how many of ``side``'s buttons lie wholly in its offensive half
+ * (one touching the halfway line does not) and how many must when its stage ends. */
+export function offensiveCount(state, side, buttonRadius) {
+  const sign = attackSign(side, state);
+  const group = (state && state.pieces && state.pieces[side]) || {};
+  const buttons = Object.keys(group).filter((pid) => pid !== "gk" && group[pid]);
+  const have = buttons.filter((pid) => sign * group[pid][0] > buttonRadius).length;
+  return [have, Math.min(3, buttons.length)];
+}
+
 export function createTable(canvas, wrap, T) {
   const ctx = canvas.getContext("2d");
   const R_BTN = T.button_diameter / 2, R_BALL = T.ball_diameter / 2;
@@ -127,6 +148,8 @@ export function createTable(canvas, wrap, T) {
     }
     if (scene.drag && scene.drag.kind === "keeper") highlightGoalArea(scene.drag.side, scene.state);
     const st = scene.state;
+    const stage = arrangementStage(st);
+    if (stage && stage.side === scene.yourSide) highlightArrangement(stage, st, scene.view);
     if (st && st.restart && st.restart.at) {
       const p = toScreen(st.restart.at[0], st.restart.at[1]);
       ctx.beginPath();
@@ -137,6 +160,27 @@ export function createTable(canvas, wrap, T) {
       ctx.stroke();
       ctx.setLineDash([]);
     }
+  }
+
+  /* Rulebook §5, the goal kick's arrangement: the half the side to place may use lit, and a
+   * ring of 6 cm around each opposing button (no button of the side may be placed inside it). */
+  function highlightArrangement(stage, state, view) {
+    const sign = attackSign(stage.side, state) * (stage.half === "offensive" ? 1 : -1);
+    ctx.beginPath();
+    rectPath(sign * FL / 4, 0, FL / 4, FW / 2);
+    ctx.fillStyle = "rgba(242,183,5,.16)";
+    ctx.fill();
+    const other = stage.side === "home" ? "away" : "home";
+    const group = (view && view.pieces[other]) || {};
+    ctx.setLineDash([3, 4]);
+    ctx.strokeStyle = "rgba(255,255,255,.55)";
+    ctx.lineWidth = 1;
+    for (const pid of Object.keys(group)) {
+      if (pid === "gk" || !group[pid]) continue;
+      const p = toScreen(group[pid][0], group[pid][1]);
+      ctx.beginPath(); ctx.arc(p[0], p[1], (2 * R_BTN + ARRANGEMENT_GAP_MM) * geo.s, 0, 2 * Math.PI); ctx.stroke();
+    }
+    ctx.setLineDash([]);
   }
 
   function highlightGoalArea(side, state) {
