@@ -66,6 +66,21 @@ def after_of(text: str | None) -> int | None:
     return int(text)
 
 
+#: a player's first matches show the hints of "How to play" unless the player switched them off
+HINTS_FIRST_MATCHES = 5
+PLAYED = (Match.Status.FINISHED, Match.Status.ADJUDICATED)
+
+
+def matches_played_before(user, match: Match) -> int:
+    """How many matches (any kind) ``user`` played to full time before ``match``, counted up to
+    ``HINTS_FIRST_MATCHES`` (one query)."""
+    if user is None or not user.is_authenticated:
+        return 0
+    played = (Match.objects.filter(Q(home_user=user) | Q(away_user=user), status__in=PLAYED)
+              .exclude(pk=match.pk).values("pk")[:HINTS_FIRST_MATCHES])
+    return len(played)
+
+
 def row_json(row: MatchAction, *, frames: bool = True) -> dict[str, Any]:
     return {"seq": row.seq, "side": row.side or None, "action": row.action, "at": row.created_at.isoformat(),
             "state_hash": row.state_hash, "events": row.events, "frames": row.frames if frames else []}

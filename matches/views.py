@@ -66,9 +66,10 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         "table": {k: v for k, v in dataclasses.asdict(table).items()
                   if isinstance(v, (int, float, list, tuple))},
         "initial": selectors.board_feed(match, after=match.seq, user=request.user),
-        # a practice match shows the hints of "How to play" when they apply (a toggle keeps the
-        # player's choice in the browser)
-        "hints": match.kind == Match.Kind.PRACTICE,
+        # a practice match, and a player's first five matches, show the hints of "How to play"
+        # when they apply (a toggle keeps the player's choice in the browser)
+        "hints": match.kind == Match.Kind.PRACTICE
+        or selectors.matches_played_before(request.user, match) < selectors.HINTS_FIRST_MATCHES,
     }
     return render(request, "matches/board.html", {
         "match": match, "config": config, "strings": sentences.board_strings(match.rule_set),

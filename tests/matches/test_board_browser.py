@@ -194,7 +194,7 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
                 ownKeeper: botonera.screenOf('away', 'gk').y, theirKeeper: botonera.screenOf('home', 'gk').y};
     }""")
     assert phone["scrollY"] == 0 and phone["left"] == 0 and phone["width"] == phone["innerWidth"] == 390, phone
-    assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], phone
+    assert phone["bottom"] <= phone["innerHeight"] and phone["controls"] <= phone["innerHeight"], str(phone)
     assert phone["theirKeeper"] < (phone["top"] + phone["bottom"]) / 2 < phone["ownKeeper"] < phone["bottom"], phone
 
     # the desktop: the table, the turn, the controls and the message all on screen at once
@@ -203,11 +203,15 @@ def test_a_fixture_played_to_full_time_on_a_desktop_and_a_phone_with_a_spectator
         controls: document.getElementById('controls').getBoundingClientRect().bottom})""")
     assert desk["scrollY"] == 0 and desk["board"] < desk["controls"] <= desk["innerHeight"] - 24, desk
 
-    # hints, off in a league match, say what to do at the kick-off once switched on
-    assert not home.is_visible("#hint")
-    home.click("#hints-toggle")
+    # hints, on in a player's first five matches, say what to do at the kick-off; the switch,
+    # beside the controls, turns them off, and the board remembers it
     home.wait_for_selector("#hint:not([hidden])")
     assert home.inner_text("#hint-text").startswith("Your kick-off: two touches")
+    assert _on_screen(home, "#hints-toggle"), "the hints' switch is not on screen"
+    home.click("#hints-toggle")
+    home.wait_for_selector("#hint", state="hidden")
+    home.click("#hints-toggle")
+    home.wait_for_selector("#hint:not([hidden])")
 
     # a refused move is explained under the table, in a sentence, with its rule linked
     home.click("#declare-shot")

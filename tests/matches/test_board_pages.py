@@ -133,3 +133,38 @@ def test_a_practice_board_shows_hints_and_how_to_play():
     assert page.count('<svg class="pic"') == 5
     strings = page.split('id="board-strings" type="application/json">', 1)[1].split("</script>", 1)[0]
     assert "Your kick-off: two touches" in strings
+
+
+def _board_config(client, match) -> dict:
+    import json
+    import re
+
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    block = re.search(r'<script id="board-config" type="application/json">(.*?)</script>', page, re.S).group(1)
+    return json.loads(block)
+
+
+def test_a_players_first_five_matches_show_the_hints_then_they_are_off():
+    fixture = make_league(2, slug="hints").fixtures.get()
+    match = setup_match(fixture, timezone.now())
+    home, _away = users_of(fixture)
+    client = Client()
+    client.force_login(home)
+    assert _board_config(client, match)["hints"] is True
+    for i in range(5):  # five earlier matches played to full time
+        earlier = make_league(2, slug=f"hints{i}").fixtures.get()
+        Match.objects.filter(pk=setup_match(earlier, timezone.now()).pk).update(
+            home_user=home, status=Match.Status.ADJUDICATED)
+    assert _board_config(client, match)["hints"] is False
+
+
+def test_a_spectators_board_lists_the_referee_before_how_to_play():
+    fixture = make_league(2, slug="spect").fixtures.get()
+    match = setup_match(fixture, timezone.now())
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert page.index('id="feed"') < page.index('id="help"') and 'id="hints-toggle"' not in page
+    home, _away = users_of(fixture)
+    client = Client()
+    client.force_login(home)
+    mine = client.get(f"/matches/{match.pk}/").content.decode()
+    assert mine.index('id="help"') < mine.index('id="feed"')  # a player reads how to play by the table
