@@ -5,8 +5,8 @@ flicks' frames out), ``lang`` (the page's language; default the site's). The ser
 the watcher listens: each message is one feed answer (``matches.watching``); what a watcher
 sends is ignored. Closed with 4400 for a malformed query, 4404 when there is no such match,
 4408 when a push waited 10 s to be taken (the board opens it again and catches up).
-No session is read: what is pushed is what any spectator may see (a player's board, told that
-the match moved, asks its own feed).
+No session is read: what is pushed is what any spectator may see, and a player's board
+animates from it as a spectator's does (its own feed adds nothing the board uses).
 """
 from __future__ import annotations
 

@@ -337,6 +337,46 @@ def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_
 
 @pytest.mark.integration
 @pytest.mark.slow
+def test_a_players_board_animates_the_opponents_flicks_from_the_push_without_asking_its_feed(
+        stub_referee, asgi_server):
+    """The opponent's board sees a flick when a spectator's does: the push is the feed answer,
+    with nothing private to a player in it, so the player's board takes it as it comes instead
+    of asking its own feed first (one more round trip). Only its net poll, every 2 s, remains."""
+    from tests.browser import chromium
+
+    match, home, away = live_now("player-socket")
+    away.set_password("pw-socket-1")
+    away.save()
+    users = {"home": home, "away": away}
+    base = f"http://127.0.0.1:{asgi_server}"
+    with chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True).new_page()
+        page.goto(f"{base}/accounts/login/")
+        page.fill("input[name=username]", away.username)
+        page.fill("input[name=password]", "pw-socket-1")
+        page.click("main form [type=submit]")
+        page.wait_for_load_state()
+        polls, frames = [], []
+        page.on("request", lambda r: polls.append(r.url) if "/feed/" in r.url else None)
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        page.goto(f"{base}/matches/{match.pk}/")
+        page.wait_for_function("window.botonera && botonera.idle()")
+        deadline = time.monotonic() + 20
+        while not (frames and any("frames=0" not in url for url in polls)) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(300)
+        polls.clear()
+        start = time.monotonic()
+        for _flick in range(3):
+            seq = move(match.pk, users)
+            page.wait_for_function(f"botonera.header().seq >= {seq}", timeout=3000)
+        elapsed = time.monotonic() - start
+        # before, every push sent the board to its feed: 3 polls at least, besides the net's
+        assert len(polls) <= int(elapsed / 2.0) + 1 < 3 or elapsed >= 4, (polls, elapsed)
+
+
+@pytest.mark.integration
+@pytest.mark.slow
 def test_watchers_keep_getting_flicks_while_redis_is_down_and_after_it_is_back(stub_referee, services, tmp_path,
                                                                                settings):
     """Redis (a server of the test's own) stopped: the flick is still pushed (the room looks by

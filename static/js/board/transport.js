@@ -1,8 +1,8 @@
 /* The transport: everything the board says to the server and hears from it.
  *
  * Owns the WebSocket, the polling loop and the posting of actions. Live, the server pushes each
- * change of the match over /ws/matches/<id>/ (a spectator gets the feed answer itself; a
- * player is told to ask their own feed at once), and the board polls now and then
+ * change of the match over /ws/matches/<id>/ (the feed answer itself: nothing in it is private
+ * to a player, so players and spectators animate from it alike), and the board polls now and then
  * (SOCKET_POLL_MS) as a net; without the socket (a server without WebSockets, a proxy that
  * drops them) it asks /matches/<id>/feed/?after=N every POLL_MS for the match and the log rows
  * after the last one the board has, and tries the socket again with a growing pause. A board
@@ -46,7 +46,8 @@ export function createTransport(urls, {lastSeq, onFeed, onConnection, player}) {
     try { socket = new WebSocket(url); } catch (e) { socket = null; return; }
     socket.onopen = () => { socketOpen = true; socketFailures = 0; };
     socket.onmessage = (event) => {
-      if (player) { pollNow(); return; }   // a player's own feed says more (their side's view)
+      // the push is the feed answer itself, for players as for spectators: nothing in it is
+      // private, so the board animates from it at once (no round trip to its own feed)
       let data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
       onConnection(true);
