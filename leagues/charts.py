@@ -20,7 +20,7 @@ class Chart:
     band: str
     dots: list[tuple[float, float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
-    x_labels: list[tuple[float, str]] = field(default_factory=list)
+    x_labels: list[tuple[float, str, bool]] = field(default_factory=list)  # x, text, also written on a phone
     empty: bool = False
     left: int = 0  # where the plot starts (the y labels end just before it)
 
@@ -63,6 +63,37 @@ def line_chart(points: Sequence[tuple[str, float | None, float | None, float | N
     for k in range(ticks + 1):
         value = lo + (hi - lo) * k / ticks
         y_ticks.append((y(value), value_format.format(value)))
-    step = max(1, math.ceil(len(points) / 7))  # about seven names at most
-    x_labels = [(x(i), p[0]) for i, p in enumerate(points) if (len(points) - 1 - i) % step == 0]  # the last named
+    texts, per_point = [p[0] for p in points], (width - left - right) / span_x
+    names = label_indices(texts, per_point, TICK_PX)
+    phone = set(label_indices(texts, per_point, TICK_PX_PHONE, among=names))
+    x_labels = [(x(i), points[i][0], i in phone) for i in names]
     return Chart(width, height, line, band, dots, y_ticks, x_labels, left=left)
+
+
+#: the font size of the labels in the SVG's units (static/css/year.css), and on a phone
+TICK_PX, TICK_PX_PHONE = 11, 20
+CHAR_EM = 0.62  # the width of a label's character, in ems of its font (digits and short month names)
+
+
+def label_indices(labels: Sequence[str], per_point_px: float, font_px: float,
+                  among: Sequence[int] | None = None) -> list[int]:
+    """Which of ``labels`` (one per point, ``per_point_px`` apart) to write so that none overlaps
+    another at ``font_px``: the last always (it ends at its point), then every ``step``-th back
+    from it, about seven at most; the one before the last is left out when the last's text,
+    which runs leftwards from its point, would reach it. ``among``: choose only from these
+    indices (every k-th of them), the labels already chosen for a smaller font."""
+    if not labels:
+        return []
+    widest = max(len(text) for text in labels) * CHAR_EM * font_px
+    gap = font_px * 0.6
+    step = max(1, math.ceil(len(labels) / 7), math.ceil((widest + gap) / max(per_point_px, 1e-9)))
+    last = len(labels) - 1
+    if among:
+        base = min((b - a for a, b in zip(among, among[1:], strict=False)), default=step)
+        step = base * math.ceil(step / base)
+    chosen = [i for i in range(last, -1, -step)][::-1]
+    if among:
+        chosen = [i for i in chosen if i in set(among)]
+    if len(chosen) >= 2 and (chosen[-1] - chosen[-2]) * per_point_px < 1.5 * widest + gap:
+        chosen.pop(-2)  # centred on its point, it would run into the last label's text
+    return chosen
