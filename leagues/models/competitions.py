@@ -478,7 +478,7 @@ class Fixture(StatusMachine, models.Model):
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("competition"))
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("round"))
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("group"))
-    position = models.PositiveSmallIntegerField(default=0, help_text=_("Board or bracket position in the round."), verbose_name=_("position"))
+    position = models.PositiveIntegerField(default=0, help_text=_("Board or bracket position in the round."), verbose_name=_("position"))  # a round of a 250,000-result import
     label = models.CharField(max_length=60, blank=True, validators=[validate_printable],
                              help_text=_('e.g. "Final", "Third-place match".'), verbose_name=_("label"))
     home = models.ForeignKey(
