@@ -12,6 +12,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_fixture_may_stand_past_position_32767_of_its_round():
-    fixture = build_world().competition.fixtures.first()
+    world = build_world()
+    world.draw()
+    fixture = world.competition.fixtures.first()
     Fixture.objects.filter(pk=fixture.pk).update(position=249_999)
     assert Fixture.objects.get(pk=fixture.pk).position == 249_999
