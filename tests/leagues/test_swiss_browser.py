@@ -202,3 +202,19 @@ def test_a_swiss_open_of_nine_paired_played_and_withdrawn_from_through_the_site(
             assert match["criterion"] in SWISS_CRITERIA, sentence
             assert float(match["mine"]) > float(match["theirs"]) or match["criterion"] == "wins", sentence
     assert sentences >= 1, rows
+
+    # the same pages in Portuguese (the header's switcher): no English left in the standings' notes
+    for page in (run.desktop, run.phone):
+        page.goto(f"{base}/competitions/{competition.slug}/")
+        page.select_option("form.language-switcher select", "pt-br")
+        page.click("form.language-switcher [type=submit]")
+        page.wait_for_load_state()
+    run.snap("6-pt-br")
+    notes = " ".join(sentence for _n, _p, sentence in _standings(run.desktop, base, competition.slug))
+    assert "level on" not in notes and "empatado" in notes, notes
+    text = run.desktop.locator("main").inner_text() + run.desktop.locator(".page-head").inner_text()
+    assert "Round 3 of 4" not in text and "Pair round" not in text, text[:600]
+
+    run.desktop.goto(run.manage_url)
+    form = run.desktop.locator("main form:has([name=seed])").inner_text()
+    assert "Seed" not in form and "Name" not in form and "Cabeça de chave" in form, form  # the add-an-entrant form
