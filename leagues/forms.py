@@ -183,14 +183,17 @@ class CompetitionForm(forms.ModelForm):
 
 class EntrantForm(forms.Form):
     player = forms.ModelChoiceField(
-        queryset=Player.objects.order_by("last_name", "first_name"), required=False,
+        queryset=Player.objects.order_by("last_name", "first_name"), required=False, label=_("Player"),
         help_text=_("A licensed player; or leave empty and give a name."),
     )
-    name = forms.CharField(max_length=160, required=False, help_text=_("Defaults to the player and club."))
+    name = forms.CharField(max_length=160, required=False, label=_("Name"),
+                           help_text=_("Defaults to the player and club."))
     club = forms.ModelChoiceField(
-        queryset=Club.objects.order_by("name"), required=False, help_text=_("Defaults to the player's club."),
+        queryset=Club.objects.order_by("name"), required=False, label=_("Club"),
+        help_text=_("Defaults to the player's club."),
     )
-    seed = forms.IntegerField(min_value=1, max_value=512, required=False, help_text=_("1 is the top seed."))
+    seed = forms.IntegerField(min_value=1, max_value=512, required=False, label=_("Seed"),
+                              help_text=_("1 is the top seed."))
 
     def __init__(self, *args, competition: Competition, **kwargs):
         super().__init__(*args, **kwargs)

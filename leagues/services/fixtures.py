@@ -128,7 +128,9 @@ def _swiss_round(competition: Competition, *, now: datetime, seeding: str) -> li
                               "choose an earlier first date or fewer days between rounds"),
                             field="first_date") from exc
     results_changed(competition.pk)
-    notices.fixtures_scheduled(competition=competition)
+    number = fixtures[0].round.number if fixtures else 1
+    # round 1 as any competition's draw; each later round told on its own (its own key)
+    notices.fixtures_scheduled(competition=competition, round_number=number if number > 1 else None)
     return fixtures
 
 

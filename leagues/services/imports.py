@@ -376,9 +376,11 @@ def competition_new(
     points: tuple[int, int, int] = (3, 1, 0),
     format: str = Competition.Format.LEAGUE,
     season: Season | None = None,
+    rounds: int | None = None,
 ) -> Competition:
-    """An unsaved competition for an import (``results_import`` saves it). Raises ``ValueError``
-    for an unknown preset or criterion."""
+    """An unsaved competition for an import (``results_import`` saves it); a Swiss's ``rounds``
+    are the file's unless given. Raises ``ValueError`` for an unknown preset or criterion, or
+    ``rounds`` for a format other than the Swiss or under 1."""
     criteria = list(criteria)
     if preset not in TiebreakPreset.values:
         raise ValueError(_("unknown preset %(preset)r; the presets are %(presets)s")
@@ -389,10 +391,43 @@ def competition_new(
         standings.validate_criteria(["points", *criteria])
     if format not in Competition.Format.values:
         raise ValueError(_("unknown format %(format)r") % {"format": format})
+    if rounds is not None and format != Competition.Format.SWISS:
+        raise ValueError(_("--rounds: only a Swiss has a number of rounds"))
+    if rounds is not None and rounds < 1:
+        raise ValueError(_("--rounds: give a number of rounds from 1 up"))
     return Competition(
         slug=slug, name=name, tiebreak_preset=preset, tiebreak_criteria=criteria,
         points_win=points[0], points_draw=points[1], points_loss=points[2], format=format, season=season,
+        rounds=rounds,
     )
+
+
+def _refusal_of_format(competition: Competition) -> ImportFileError | None:
+    """Why no results file can be imported into ``competition`` as its format is, or None: a
+    double elimination's brackets are links between its fixtures (where each winner and loser
+    goes, the grand final and its reset) that a results file does not carry."""
+    if competition.format == Competition.Format.DOUBLE_ELIMINATION:
+        return ImportFileError(None, None, _(
+            "a double elimination cannot be imported: its two brackets and its grand final are links between "
+            "fixtures that a results file does not carry; draw it on the site and record its results there"))
+    return None
+
+
+def _swiss_rounds_set(competition: Competition) -> None:
+    """A Swiss's ``rounds`` after its import: the file's rounds when none were given; refused
+    (``ImportFileError``, nothing saved) when fewer than the file's, or more than its entrants
+    less one (COMPETITIONS.md §9)."""
+    played = Round.objects.filter(stage__competition=competition).aggregate(last=Max("number"))["last"] or 0
+    if competition.rounds is None:
+        competition.rounds = played
+    elif competition.rounds < played:
+        raise ImportFileError(None, None, _("--rounds: %(rounds)s rounds are fewer than the %(played)s rounds of the "
+                                            "file") % {"rounds": competition.rounds, "played": played})
+    most = competition.entrants.count() - 1
+    if not 1 <= competition.rounds <= max(most, 1):
+        raise ImportFileError(None, None, _("--rounds: a Swiss of %(count)s entrants plays from 1 to %(most)s rounds")
+                              % {"count": most + 1, "most": most})
+    Competition.objects.filter(pk=competition.pk).update(rounds=competition.rounds)
 
 
 def season_for(rows: list[ResultRow]) -> Season | None:
@@ -440,6 +475,8 @@ def results_import(
     created = competition.pk is None
     if not created:
         competition = Competition.objects.get(pk=competition.pk)
+    if (refused := _refusal_of_format(competition)) is not None:
+        raise refused
     rows = results_parse(file.lines(), competition=competition)
     results_check(rows, competition=competition, update=update)
     # the bar is drawn on a terminal only (disable=None), and for a file long enough to wait for
@@ -457,6 +494,8 @@ def results_import(
         competition = lock_competition(competition.pk)
         new_entrants = _rows_write(competition, rows, created=created, update=update, by=recorded_by, now=now,
                                    progress=progress)
+        if created and competition.format == Competition.Format.SWISS:
+            _swiss_rounds_set(competition)
         results = len(rows)
         rows.clear()  # freed before the tasks sent on commit run (in this process in the embedded set-up)
     return ImportSummary(competition=competition, created=created, results=results, entrants_created=new_entrants)

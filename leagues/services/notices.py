@@ -59,11 +59,14 @@ def _sides(fixture: Fixture):
             yield side, entrant, user
 
 
-def fixtures_scheduled(*, competition: Competition) -> int:
+def fixtures_scheduled(*, competition: Competition, round_number: int | None = None) -> int:
     """Tells each entrant with an account their fixtures and kick-offs (one notification each).
-    Returns how many were written."""
-    fixtures = list(competition.fixtures.filter(status__in=Fixture.OPEN)
-                    .select_related("home__player__user", "away__player__user", "round")
+    With ``round_number`` (a Swiss's round 2 onwards, paired one at a time) only that round's
+    fixtures are told, once per round and player. Returns how many were written."""
+    fixtures = competition.fixtures.filter(status__in=Fixture.OPEN)
+    if round_number is not None:
+        fixtures = fixtures.filter(round__number=round_number)
+    fixtures = list(fixtures.select_related("home__player__user", "away__player__user", "round")
                     .order_by("kickoff_at", "round__number", "position"))
     by_user: dict = {}
     for fixture in fixtures:
@@ -74,10 +77,16 @@ def fixtures_scheduled(*, competition: Competition) -> int:
             lines = [f"- {shown(f.round)}: {_names(f)}, {when(f.kickoff_at, competition)}" for f in mine[:12]]
             if len(mine) > 12:
                 lines.append(_("... and %(count)d more") % {"count": len(mine) - 12})
-            notify(user=user, kind=Kind.FIXTURE_SCHEDULED, key=f"scheduled:{competition.pk}:{user.pk}",
-                   subject=_("Your fixtures in %(competition)s") % {"competition": competition.name},
-                   body=_("The fixtures of %(competition)s are drawn. Yours:\n%(lines)s")
-                   % {"competition": competition.name, "lines": "\n".join(lines)},
+            said = {"competition": competition.name, "lines": "\n".join(lines), "round": round_number}
+            if round_number is None:
+                key = f"scheduled:{competition.pk}:{user.pk}"
+                subject = _("Your fixtures in %(competition)s") % said
+                body = _("The fixtures of %(competition)s are drawn. Yours:\n%(lines)s") % said
+            else:
+                key = f"scheduled:{competition.pk}:{user.pk}:round:{round_number}"
+                subject = _("Round %(round)s of %(competition)s: your fixture") % said
+                body = _("Round %(round)s of %(competition)s is paired. Yours:\n%(lines)s") % said
+            notify(user=user, kind=Kind.FIXTURE_SCHEDULED, key=key, subject=subject, body=body,
                    url=fixture_url(mine[0]))
     return len(by_user)
 

@@ -129,6 +129,9 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "can_manage": can_manage_competition(request.user, competition),
         "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
                        and can_manage_competition(request.user, competition) else None),
+        # a Swiss is paired a round at a time: its progress is in rounds, and it goes on between them
+        "swiss_paired": (swiss_rounds.rounds_paired(competition) if competition.format == Competition.Format.SWISS
+                         else None),
         "live_matches": list(live_matches_of(competition=competition)[:20]),
         "conflicts": _conflicts(competition, fixtures),
         "standings_current": competition.derived_version >= competition.results_version,

@@ -39,13 +39,15 @@ class Command(BaseCommand):
         parser.add_argument("--points", default="3,1,0", help="points for a win, a draw, a loss (with --create)")
         parser.add_argument("--format", default=Competition.Format.LEAGUE, choices=Competition.Format.values,
                             help="the new competition's format (with --create; default league)")
+        parser.add_argument("--rounds", type=int, metavar="N",
+                            help="a new Swiss's number of rounds (with --create --format swiss; default: the file's)")
         parser.add_argument("--season", metavar="SLUG",
                             help="the new competition's season (with --create; default: the season of the dates)")
         parser.add_argument("--update", action="store_true",
                             help="a row for a pairing that already has a result corrects it (otherwise refused)")
 
     def handle(self, *args, file, competition, create, name, preset, criteria, points, format, season, update,
-               **options):
+               rounds=None, **options):
         problem = slug_problem(competition, max_length=Competition._meta.get_field("slug").max_length)
         if problem:
             raise CommandError(f"--competition: {problem}", returncode=REFUSED)
@@ -62,9 +64,11 @@ class Command(BaseCommand):
             raise CommandError(_("%(file)s: cannot be read (%(error)s)") % {"file": file, "error": exc.strerror or exc}, returncode=REFUSED) from None
         with opened:
             self._import(opened, file=file, competition=competition, create=create, name=name, preset=preset,
-                         criteria=criteria, points=points, format=format, season=season, update=update)
+                         criteria=criteria, points=points, format=format, season=season, update=update,
+                         rounds=rounds)
 
-    def _import(self, opened, *, file, competition, create, name, preset, criteria, points, format, season, update):
+    def _import(self, opened, *, file, competition, create, name, preset, criteria, points, format, season, update,
+                rounds):
         try:
             # its size and its rows checked before its text is read (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS)
             results_file = ResultsFile(opened)
@@ -86,11 +90,13 @@ class Command(BaseCommand):
                 target = competition_new(
                     slug=competition, name=name or competition, preset=preset,
                     criteria=[c.strip() for c in criteria.split(",") if c.strip()],
-                    points=parse_points(points), format=format, season=season_obj,
+                    points=parse_points(points), format=format, season=season_obj, rounds=rounds,
                 )
             except ValueError as exc:
                 raise CommandError(str(exc), returncode=REFUSED) from None
         else:
+            if rounds is not None:
+                raise CommandError(_("--rounds: only with --create (a new Swiss)"), returncode=REFUSED)
             if existing is None:
                 raise CommandError(_("no competition %(slug)r; add --create --name NAME to create it")
                                    % {"slug": competition}, returncode=REFUSED)
