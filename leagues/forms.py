@@ -310,6 +310,13 @@ class AnnulMatchForm(forms.Form):
     cascade = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
+class PlayerReportForm(forms.Form):
+    """A player's report of a played table fixture: the score (a walkover or more is the organisers')."""
+
+    home_goals = forms.IntegerField(min_value=0, max_value=99, label=_("Home goals"))
+    away_goals = forms.IntegerField(min_value=0, max_value=99, label=_("Away goals"))
+
+
 class RescheduleForm(forms.Form):
     """A new kick-off, given in the competition's time zone."""
 
