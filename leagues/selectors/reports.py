@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from leagues.models import Fixture, KickoffProposal, ResultReport
+from leagues.models import Competition, Fixture, KickoffProposal, ResultReport
 from leagues.permissions import player_side
 
 
@@ -126,3 +127,23 @@ def players_part(*, fixture: Fixture, user, now: datetime | None = None) -> Play
     part.can_propose = (side is not None and fixture.status in Fixture.OPEN and competition.reschedule_by_players
                         and (fixture.match_id is None or not fixture.match.is_started))
     return part
+
+
+def overdue_q() -> Q:
+    """Table fixtures still open, with both entrants, whose kick-off is more than their
+    competition's ``overdue_days`` ago and which no player has reported (an open report)."""
+    return (Q(status__in=Fixture.OPEN, kickoff_at__isnull=False, home__isnull=False, away__isnull=False)
+            & ~Q(venue="online") & ~Q(venue="", competition__venue="online"))
+
+
+def overdue_fixtures(*, now: datetime | None = None, competition: Competition | None = None,
+                     limit: int = 500) -> list[Fixture]:
+    """The overdue fixtures (``overdue_q``, then each competition's ``overdue_days``), earliest first."""
+    now = now or timezone.now()
+    rows = (Fixture.objects.filter(overdue_q(), kickoff_at__lte=now - timedelta(days=1))
+            .exclude(reports__status__in=ResultReport.ACTIVE)
+            .select_related("competition", "round", "home__player__user", "away__player__user")
+            .order_by("kickoff_at", "pk"))
+    if competition is not None:
+        rows = rows.filter(competition=competition)
+    return [f for f in rows[:limit] if f.kickoff_at + timedelta(days=f.competition.overdue_days) <= now]

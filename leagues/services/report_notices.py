@@ -6,17 +6,19 @@ the sign-ups waiting for the organisers' decision. Written in the transaction of
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.models import Competition, Fixture, KickoffProposal, ResultReport, SignUp
 from leagues.notifications.models import Kind
 from leagues.notifications.services import notify, speaking_to
+from leagues.selectors.reports import overdue_fixtures
 from leagues.services.notices import _names, fixture_url, user_of, when
 
 
@@ -121,26 +123,6 @@ def kickoff_answered(*, fixture: Fixture, proposal: KickoffProposal) -> None:
                    key=f"kickoff-answered:{proposal.pk}:{user.pk}", subject=subject, body=body)
 
 
-def overdue_q(now: datetime) -> Q:
-    """Table fixtures still open, with both entrants, whose kick-off is more than their
-    competition's ``overdue_days`` ago and which no player has reported (an open report)."""
-    return (Q(status__in=Fixture.OPEN, kickoff_at__isnull=False, home__isnull=False, away__isnull=False)
-            & ~Q(venue="online") & ~Q(venue="", competition__venue="online"))
-
-
-def overdue_fixtures(*, now: datetime | None = None, competition: Competition | None = None,
-                     limit: int = 500) -> list[Fixture]:
-    """The overdue fixtures (``overdue_q``, then each competition's ``overdue_days``), earliest first."""
-    now = now or timezone.now()
-    rows = (Fixture.objects.filter(overdue_q(now), kickoff_at__lte=now - timedelta(days=1))
-            .exclude(reports__status__in=ResultReport.ACTIVE)
-            .select_related("competition", "round", "home__player__user", "away__player__user")
-            .order_by("kickoff_at", "pk"))
-    if competition is not None:
-        rows = rows.filter(competition=competition)
-    return [f for f in rows[:limit] if f.kickoff_at + timedelta(days=f.competition.overdue_days) <= now]
-
-
 def overdue_reminders_due(*, now: datetime | None = None) -> int:
     """Reminds both players of each overdue fixture, once per fixture and kick-off. Returns how many."""
     now = now or timezone.now()
@@ -164,9 +146,11 @@ def overdue_reminders_due(*, now: datetime | None = None) -> int:
 
 def sign_ups_waiting_due(*, now: datetime | None = None) -> int:
     """Tells the organisers of each competition with sign-ups waiting for their decision how
-    many (once per competition and count). Returns how many notifications were written."""
+    many (again at each new sign-up). Returns how many notifications were written."""
     now = now or timezone.now()
-    waiting = (Competition.objects.annotate(pending=Count("sign_ups", filter=Q(sign_ups__status=SignUp.Status.PENDING)))
+    pending = Q(sign_ups__status=SignUp.Status.PENDING)
+    waiting = (Competition.objects.annotate(pending=Count("sign_ups", filter=pending),
+                                            newest=Max("sign_ups__pk", filter=pending))
                .filter(pending__gt=0))
     written = 0
     for competition in waiting:
@@ -175,8 +159,10 @@ def sign_ups_waiting_due(*, now: datetime | None = None) -> int:
             with speaking_to(user):
                 written += notify(
                     user=user, kind=Kind.SIGN_UPS_WAITING, url=url, now=now,
-                    key=f"sign-ups-waiting:{competition.pk}:{competition.pending}:{user.pk}",
+                    key=f"sign-ups-waiting:{competition.pk}:{competition.newest}:{user.pk}",
                     subject=_("Sign-ups waiting: %(competition)s") % {"competition": competition.name},
-                    body=_("%(count)d sign-ups for %(competition)s wait for your decision: confirm or refuse them.")
+                    body=ngettext("%(count)d sign-up for %(competition)s waits for your decision: confirm or refuse it.",
+                                  "%(count)d sign-ups for %(competition)s wait for your decision: confirm or refuse them.",
+                                  competition.pending)
                     % {"count": competition.pending, "competition": competition.name}) is not None
     return written

@@ -34,7 +34,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues import names
-from leagues.models import Competition, Fixture, FixtureChange, Outcome, Result, ResultReport, Side, Stage
+from leagues.models import (
+    Competition,
+    Fixture,
+    FixtureChange,
+    Outcome,
+    Result,
+    ResultReport,
+    Side,
+    Stage,
+)
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services import bracket, notices
 from leagues.services.history import change_record, fixture_state

@@ -11,7 +11,15 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues import tasks
-from leagues.models import Competition, Entrant, Fixture, FixtureChange, Player, Result, ResultReport
+from leagues.models import (
+    Competition,
+    Entrant,
+    Fixture,
+    FixtureChange,
+    Player,
+    Result,
+    ResultReport,
+)
 from leagues.notifications.models import Kind, Notification
 from leagues.services.fixtures import fixtures_generate
 
