@@ -22,6 +22,11 @@ def _at(moment: datetime | None, fixture: Fixture) -> str:
     return date_format(timezone.localtime(moment, fixture.competition.zone), "D j M, H:i")
 
 
+def who(entrant) -> str:
+    """An entrant as the page names it: the player's name, else the entrant's."""
+    return entrant.player.full_name if entrant.player_id else entrant.name
+
+
 def _score(report: ResultReport) -> str:
     if report.outcome == "walkover":
         return _("a walkover")
@@ -34,8 +39,8 @@ def _score(report: ResultReport) -> str:
 def report_sentence(fixture: Fixture, report: ResultReport, *, other: ResultReport | None = None) -> str:
     """The stage of ``report`` in words ("Ana reported 2-1 on Tue 1 Dec, 20:14; waiting for
     Marco's confirmation until Thu 3 Dec, 20:14")."""
-    reporter = fixture.entrant(report.side).name
-    opponent = fixture.entrant("away" if report.side == "home" else "home").name
+    reporter = who(fixture.entrant(report.side))
+    opponent = who(fixture.entrant("away" if report.side == "home" else "home"))
     values = {"reporter": reporter, "opponent": opponent, "score": _score(report),
               "when": _at(report.reported_at, fixture), "deadline": _at(report.confirm_by, fixture)}
     status = report.status
@@ -65,8 +70,8 @@ def report_sentence(fixture: Fixture, report: ResultReport, *, other: ResultRepo
 
 
 def proposal_sentence(fixture: Fixture, proposal: KickoffProposal) -> str:
-    proposer = fixture.entrant(proposal.side).name
-    opponent = fixture.entrant("away" if proposal.side == "home" else "home").name
+    proposer = who(fixture.entrant(proposal.side))
+    opponent = who(fixture.entrant("away" if proposal.side == "home" else "home"))
     values = {"proposer": proposer, "opponent": opponent, "kickoff": _at(proposal.kickoff_at, fixture),
               "when": _at(proposal.proposed_at, fixture), "answered": _at(proposal.answered_at, fixture)}
     if proposal.status == KickoffProposal.Status.OPEN:

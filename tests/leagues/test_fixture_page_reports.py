@@ -30,8 +30,8 @@ def test_each_stage_in_words_and_the_buttons_for_the_opponent_only():
     assert post_result(side_client(fixture, "home"), fixture, 2, 1).status_code == 202
 
     theirs = page_for(away_user, fixture)
-    assert f"{fixture.home.name} reported 2-1 on" in theirs
-    assert f"waiting for {fixture.away.name}&#x27;s confirmation until" in theirs
+    assert f"{fixture.home.player.full_name} reported 2-1 on" in theirs
+    assert f"waiting for {fixture.away.player.full_name}&#x27;s confirmation until" in theirs
     assert 'id="confirm-result"' in theirs and 'id="dispute-result"' in theirs
     mine = page_for(home_user, fixture)
     assert 'id="confirm-result"' not in mine and "Correct your report" in mine
@@ -44,7 +44,7 @@ def test_each_stage_in_words_and_the_buttons_for_the_opponent_only():
     response = client.post(f"/fixtures/{fixture.pk}/confirm-result/", {"report": report.pk}, follow=True)
     page = response.content.decode()
     assert "You confirmed the result: it is official." in page
-    assert f"{fixture.away.name} confirmed it on" in page and "Official result" in page
+    assert f"{fixture.away.player.full_name} confirmed it on" in page and "Official result" in page
 
 
 def test_the_dispute_and_the_clock_in_words():
@@ -55,7 +55,7 @@ def test_the_dispute_and_the_clock_in_words():
     client = Client()
     client.force_login(disputed.away.player.user)
     page = client.post(f"/fixtures/{disputed.pk}/dispute-result/", {"reason": "it was 1-1"}, follow=True)
-    assert f"{disputed.away.name} disputed it on" in page.content.decode() and "the organisers decide" in \
+    assert f"{disputed.away.player.full_name} disputed it on" in page.content.decode() and "the organisers decide" in \
         page.content.decode()
 
     assert post_result(side_client(clocked, "home"), clocked, 1, 0).status_code == 202
