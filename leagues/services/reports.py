@@ -22,6 +22,7 @@ Errors: ``ResultError`` (400, the field named: the same checks as an organiser's
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,11 +32,19 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Fixture, FixtureChange, ResultReport
 from leagues.permissions import player_side
-from leagues.rules.official import Recorded
+from leagues.rules.official import Recorded, ResultError
 from leagues.services import report_notices
 from leagues.services.history import change_record, fixture_state
-from leagues.services.results import _check_takes_result, lock_fixture, official_for, result_record
+from leagues.services.results import (
+    ResultConflict,
+    _check_takes_result,
+    lock_fixture,
+    official_for,
+    result_record,
+)
 from matches.services.play import PlayError
+
+logger = logging.getLogger(__name__)
 
 RECORDED_FIELDS = ("outcome", "outcome_side", "home_goals", "away_goals", "home_et_goals", "away_et_goals",
                    "home_shootout", "away_shootout", "home_discipline", "away_discipline")
@@ -211,23 +220,39 @@ def report_dispute(*, fixture: Fixture, user, reason: str, now: datetime | None 
 
 def reports_due(*, now: datetime | None = None, limit: int = 200) -> int:
     """Makes official every undisputed report nobody answered by its ``confirm_by`` (beat's
-    sweeper; found by a query, so a late run finds them all). Returns how many."""
+    sweeper; found by a query, so a late run finds them all). A report that cannot be official
+    (in a knockout, a winner who has played on) is marked disputed instead and the organisers
+    are told, so one refusal never stops the sweeper. Returns how many became official."""
     now = now or timezone.now()
     due = list(ResultReport.objects.filter(status=ResultReport.Status.WAITING, confirm_by__lte=now,
                                            fixture__status__in=Fixture.OPEN)
                .order_by("confirm_by").values_list("pk", flat=True)[:limit])
     done = 0
     for pk in due:
-        with transaction.atomic():
-            report = ResultReport.objects.select_related("fixture").get(pk=pk)
-            competition, fixture = lock_fixture(report.fixture_id)
-            report = ResultReport.objects.select_for_update().get(pk=pk)
-            if report.status != ResultReport.Status.WAITING or fixture.status not in Fixture.OPEN:
-                continue
-            hours = competition.report_confirm_hours
-            _make_official(fixture=fixture, report=report, by=None, now=now, by_clock=True, reason=_(
-                "reported by %(reporter)s; not confirmed nor disputed within %(hours)d hours: official by the "
-                "clock") % {"reporter": _name(fixture, report.side), "hours": hours})
-            report_notices.report_official_by_clock(fixture=fixture, report=report)
-            done += 1
+        try:
+            done += _make_official_by_clock(pk, now)
+        except (ResultError, ResultConflict) as exc:  # e.g. a knockout winner who has played on
+            message = exc.message if isinstance(exc, ResultError) else exc.detail
+            logger.warning("report %s cannot become official by the clock: %s", pk, message)
+            with transaction.atomic():
+                report = ResultReport.objects.select_for_update().select_related("fixture__competition").get(pk=pk)
+                if report.status == ResultReport.Status.WAITING:
+                    report.status, report.disputed_at, report.dispute_reason = (
+                        ResultReport.Status.DISPUTED, now, message)
+                    report.save(update_fields=["status", "disputed_at", "dispute_reason"])
+                    report_notices.report_disputed(fixture=report.fixture, report=report, reason=message)
     return done
+
+
+def _make_official_by_clock(pk: int, now: datetime) -> int:
+    with transaction.atomic():
+        fixture_id = ResultReport.objects.filter(pk=pk).values_list("fixture_id", flat=True).get()
+        competition, fixture = lock_fixture(fixture_id)
+        report = ResultReport.objects.select_for_update().get(pk=pk)
+        if report.status != ResultReport.Status.WAITING or fixture.status not in Fixture.OPEN:
+            return 0
+        _make_official(fixture=fixture, report=report, by=None, now=now, by_clock=True, reason=_(
+            "reported by %(reporter)s; not confirmed nor disputed within %(hours)d hours: official by the "
+            "clock") % {"reporter": _name(fixture, report.side), "hours": competition.report_confirm_hours})
+        report_notices.report_official_by_clock(fixture=fixture, report=report)
+        return 1

@@ -240,3 +240,28 @@ def test_an_organiser_who_plays_records_officially():
     competition.organisers.add(fixture.home.player.user)
     response = post_result(side_client(fixture, "home"), fixture, 2, 1)
     assert response.status_code == 200 and response.json()["status"] == "played"
+
+
+def test_a_report_the_clock_cannot_make_official_goes_to_the_organisers_and_the_sweeper_goes_on(monkeypatch):
+    from leagues.services import reports
+    from leagues.services.results import ResultConflict
+
+    competition, _organiser = league(n=4)
+    blocked, fine = list(competition.fixtures.filter(round__number=1).select_related(
+        "home__player__user", "away__player__user").order_by("pk"))
+    assert post_result(side_client(blocked, "home"), blocked, 1, 0).status_code == 202
+    assert post_result(side_client(fine, "home"), fine, 2, 0).status_code == 202
+    ResultReport.objects.filter(fixture=fine).update(confirm_by=timezone.now() - timedelta(minutes=2))
+    ResultReport.objects.filter(fixture=blocked).update(confirm_by=timezone.now() - timedelta(minutes=3))
+    real = reports.result_record
+
+    def refusing(**kwargs):
+        if kwargs["fixture"].pk == blocked.pk:
+            raise ResultConflict("played_on", "the winner has played on")
+        return real(**kwargs)
+
+    monkeypatch.setattr(reports, "result_record", refusing)
+    assert tasks.sweep()["reported"] == 1
+    assert ResultReport.objects.get(fixture=blocked).status == "disputed"
+    assert Notification.objects.filter(user__username="liga-organiser", kind=Kind.REPORT_DISPUTED).exists()
+    assert Result.objects.filter(fixture=fine).exists()
