@@ -142,8 +142,9 @@ def overdue_q() -> Q:
 
 
 def overdue_fixtures(*, now: datetime | None = None, competition: Competition | None = None,
-                     limit: int = 500) -> list[Fixture]:
-    """The overdue fixtures (``overdue_q``, then each competition's ``overdue_days``), earliest first."""
+                     within_days: int | None = None, limit: int = 500) -> list[Fixture]:
+    """The overdue fixtures (``overdue_q``, then each competition's ``overdue_days``), earliest
+    first; ``within_days``: only those that kicked off in that many days before ``now``."""
     now = now or timezone.now()
     rows = (Fixture.objects.filter(overdue_q(), kickoff_at__lte=now - timedelta(days=1))
             .exclude(reports__status__in=ResultReport.ACTIVE)
@@ -151,4 +152,6 @@ def overdue_fixtures(*, now: datetime | None = None, competition: Competition | 
             .order_by("kickoff_at", "pk"))
     if competition is not None:
         rows = rows.filter(competition=competition)
+    if within_days is not None:
+        rows = rows.filter(kickoff_at__gt=now - timedelta(days=within_days))
     return [f for f in rows[:limit] if f.kickoff_at + timedelta(days=f.competition.overdue_days) <= now]

@@ -21,6 +21,8 @@ from leagues.notifications.services import notify, speaking_to
 from leagues.selectors.reports import overdue_fixtures
 from leagues.services.notices import _names, fixture_url, user_of, when
 
+REMIND_WITHIN_DAYS = 60  # an older fixture left open (an old season's) is the organisers' to tidy, not a reminder
+
 
 def short_when(moment: datetime, competition: Competition) -> str:
     """A moment within the week, in the competition's zone: "Tue 20:14"."""
@@ -124,10 +126,11 @@ def kickoff_answered(*, fixture: Fixture, proposal: KickoffProposal) -> None:
 
 
 def overdue_reminders_due(*, now: datetime | None = None) -> int:
-    """Reminds both players of each overdue fixture, once per fixture and kick-off. Returns how many."""
+    """Reminds both players of each overdue fixture that kicked off in the last
+    ``REMIND_WITHIN_DAYS``, once per fixture and kick-off. Returns how many."""
     now = now or timezone.now()
     written = 0
-    for fixture in overdue_fixtures(now=now):
+    for fixture in overdue_fixtures(now=now, within_days=REMIND_WITHIN_DAYS):
         for side in ("home", "away"):
             user = user_of(fixture.entrant(side))
             if user is None:

@@ -104,3 +104,11 @@ def test_a_newcomer_with_one_win_is_seeded_below_established_players():
     assert "less twice its deviation" in page
     ratings_page = Client().get("/ratings/").content.decode()
     assert 'class="provisional"' in ratings_page and ratings_page.count('class="provisional"') == 1
+
+
+def test_the_ratings_list_takes_no_ordering_or_search_parameters_and_never_fails_on_them():
+    _field({"Elena": (1580, 55, 40), "Newcomer": (1662, 290, 1)})
+    for query in ("?ordering=rating", "?search=Elena", "?page=1"):
+        response = APIClient().get(f"/api/ratings/{query}")
+        assert response.status_code == 200, query
+        assert [row["player_name"] for row in response.json()["results"]][0] == "Newcomer Seeded"
