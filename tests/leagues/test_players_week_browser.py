@@ -142,3 +142,14 @@ def test_a_week_of_a_league_played_by_its_players(live_server, chromium):
     later.refresh_from_db()
     assert timezone.localtime(later.kickoff_at, competition.zone).replace(tzinfo=None) == when.replace(
         tzinfo=None, second=0, microsecond=0)
+
+    # the week's results rate the players: few games, so provisional, a "?" explained on hover
+    context = chromium.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/ratings/")
+    marks = page.locator("abbr.provisional")
+    assert marks.count() >= 2
+    assert "Provisional" in marks.first.get_attribute("title")
+    marks.first.hover()
+    shot(page, "9-ratings-provisional-1280")
+    context.close()
