@@ -376,6 +376,8 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # Glicko-2 rating periods, in calendar months, and the system constant tau.
 RATING_PERIOD_MONTHS = int(os.environ.get("RATING_PERIOD_MONTHS", "1"))
 RATING_TAU = float(os.environ.get("RATING_TAU", "0.5"))
+# a rating whose deviation is above this is provisional, shown with "?" (Lichess: 110)
+RATING_PROVISIONAL_RD = float(os.environ.get("RATING_PROVISIONAL_RD", "110"))
 
 # --- Results imports (leagues.services.import_files) -------------------------------------
 # The largest file an import takes, in bytes (20 MiB) and in rows of results after the header;

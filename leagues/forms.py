@@ -34,11 +34,14 @@ COMPETITION_FIELDSETS = (
                                            "tiebreak_criteria", "walkover_goals_for", "walkover_goals_against",
                                            "withdrawal_policy")),
     (_("Ratings and the federation ranking"), ("rated", "ranking_tier")),
+    (_("What the players do"), ("player_reports", "report_confirm_hours", "report_dispute_days",
+                                "reschedule_by_players", "reschedule_latest_days", "overdue_days")),
 )
 COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name in names_]
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
-                   "best_thirds", "bye_points")
+                   "best_thirds", "bye_points", "report_confirm_hours", "report_dispute_days", "reschedule_latest_days",
+                   "overdue_days")
 
 
 class CompetitionForm(forms.ModelForm):
@@ -60,6 +63,11 @@ class CompetitionForm(forms.ModelForm):
             "tiebreak_criteria": _("Tie-break criteria"), "third_place_match": _("Third-place match"),
             "placement_matches": _("Placement matches"), "best_thirds": _("Best next-placed"),
             "grand_final_reset": _("Grand final reset"),
+            "player_reports": _("Players report results"), "report_confirm_hours": _("Hours to confirm a report"),
+            "report_dispute_days": _("Days to dispute a report made official by the clock"),
+            "reschedule_by_players": _("Players move kick-offs by agreement"),
+            "reschedule_latest_days": _("Latest move (days after the round's date)"),
+            "overdue_days": _("Overdue after (days)"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -134,6 +142,18 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_bye_points(self):
         return self._clean_kept("bye_points")
+
+    def clean_report_confirm_hours(self):
+        return self._clean_kept("report_confirm_hours")
+
+    def clean_report_dispute_days(self):
+        return self._clean_kept("report_dispute_days")
+
+    def clean_reschedule_latest_days(self):
+        return self._clean_kept("reschedule_latest_days")
+
+    def clean_overdue_days(self):
+        return self._clean_kept("overdue_days")
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
@@ -311,6 +331,13 @@ class AnnulMatchForm(forms.Form):
     reason = forms.CharField(max_length=1000, label=_("Reason"),
                              help_text=_("The match is annulled, to be replayed; its result, if any, is struck."))
     cascade = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class PlayerReportForm(forms.Form):
+    """A player's report of a played table fixture: the score (a walkover or more is the organisers')."""
+
+    home_goals = forms.IntegerField(min_value=0, max_value=99, label=_("Home goals"))
+    away_goals = forms.IntegerField(min_value=0, max_value=99, label=_("Away goals"))
 
 
 class RescheduleForm(forms.Form):

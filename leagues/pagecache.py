@@ -40,7 +40,18 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
 from config.database_outage import OUTAGE, is_unavailable
-from leagues.models import Competition, Entrant, Fixture, Group, Registration, Round, SignUp, Stage
+from leagues.models import (
+    Competition,
+    Entrant,
+    Fixture,
+    Group,
+    KickoffProposal,
+    Registration,
+    ResultReport,
+    Round,
+    SignUp,
+    Stage,
+)
 from matches.views import spectators_feed
 
 PAGE_TTL = 30  # seconds a cached page lives at most (the clock's and the live matches' part)
@@ -198,6 +209,8 @@ def _competition_of(instance) -> int | None:
         return instance.competition_id
     if isinstance(instance, Group | Round):
         return Stage.objects.filter(pk=instance.stage_id).values_list("competition_id", flat=True).first()
+    if isinstance(instance, ResultReport | KickoffProposal):
+        return Fixture.objects.filter(pk=instance.fixture_id).values_list("competition_id", flat=True).first()
     return getattr(instance, "competition_id", None)
 
 
@@ -205,7 +218,7 @@ def _changed(sender, instance, **kwargs) -> None:
     pages_changed(_competition_of(instance))
 
 
-for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration, SignUp):
+for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration, SignUp, ResultReport, KickoffProposal):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"pagecache-save-{_model.__name__}")
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"pagecache-delete-{_model.__name__}")
 

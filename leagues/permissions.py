@@ -70,3 +70,26 @@ def organises_anything(user) -> bool:
     """True when ``user`` may create a competition or change at least one: the site shows
     them "Organise"."""
     return can_create_competition(user) or managed_competitions(user).exists()
+
+
+def player_side(user, fixture) -> str | None:
+    """The side (``home``/``away``) ``user`` plays in ``fixture``; ``None``: not one of its players."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    for side in ("home", "away"):
+        entrant = fixture.home if side == "home" else fixture.away
+        if entrant is not None and entrant.player_id is not None and entrant.player.user_id == user.pk:
+            return side
+    return None
+
+
+def result_role(user, fixture) -> str | None:
+    """What ``user``'s result for ``fixture`` is (COMPETITIONS.md §11): ``"official"`` from an
+    organiser of its competition or a federation administrator (even on a fixture they play),
+    ``"report"`` from one of its two players (for the opponent to confirm), ``None`` from anyone
+    else (refused: 403). The one place this is decided."""
+    if can_manage_competition(user, fixture.competition):
+        return "official"
+    if player_side(user, fixture) is not None:
+        return "report"
+    return None

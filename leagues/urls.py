@@ -2,7 +2,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401  (registers <id:...>)
-from leagues.views import calendars, embeds, exports, fixtures, pages, year
+from leagues.views import calendars, embeds, exports, fixtures, pages, reports, year
 
 app_name = "site"
 urlpatterns = [
@@ -28,6 +28,12 @@ urlpatterns = [
          name="sign-up-withdraw"),
     path("fixtures/<id:pk>/", fixtures.fixture_detail, name="fixture"),
     path("fixtures/<id:pk>/check-in/", fixtures.fixture_check_in, name="fixture-check-in"),
+    path("fixtures/<id:pk>/report/", reports.fixture_report, name="fixture-report"),
+    path("fixtures/<id:pk>/confirm-result/", reports.fixture_confirm_result, name="fixture-confirm-result"),
+    path("fixtures/<id:pk>/dispute-result/", reports.fixture_dispute_result, name="fixture-dispute-result"),
+    path("fixtures/<id:pk>/propose-kickoff/", reports.fixture_propose_kickoff, name="fixture-propose-kickoff"),
+    path("fixtures/<id:pk>/accept-kickoff/", reports.fixture_accept_kickoff, name="fixture-accept-kickoff"),
+    path("fixtures/<id:pk>/decline-kickoff/", reports.fixture_decline_kickoff, name="fixture-decline-kickoff"),
     # Organisers
     path("manage/", pages.manage_index, name="manage"),
     path("manage/new/", pages.competition_create, name="competition-create"),

@@ -19,9 +19,11 @@ from leagues.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    KickoffProposal,
     Outcome,
     Player,
     Result,
+    ResultReport,
     Round,
     Season,
     Side,
@@ -34,6 +36,8 @@ from leagues.models import (
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import CRITERIA, validate_criteria
+from leagues.services.proposals import proposal_state
+from leagues.services.reports import report_state
 from leagues.services.swiss_rounds import late_entry_open
 from leagues.slugs import unique_slug
 
@@ -134,6 +138,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "venue", "time_zone", "kickoff_time", "checkin_opens_minutes", "checkin_grace_minutes",
             "organisers", "lots_seed", "entrant_count", "can_edit", "standings_current", "conflicts",
             "rated", "ranking_tier", "seeding", "seeded_at",
+            "player_reports", "report_confirm_hours", "report_dispute_days", "reschedule_by_players",
+            "reschedule_latest_days", "overdue_days",
             "created_at", "updated_at",
         ]
         read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
@@ -381,6 +387,21 @@ class ResultSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def shown_report(fixture: Fixture) -> ResultReport | None:
+    """The fixture's latest report not replaced by its reporter (prefetched as ``shown_reports``)."""
+    rows = getattr(fixture, "shown_reports", None)
+    if rows is None:
+        rows = list(fixture.reports.exclude(status=ResultReport.Status.REPLACED).order_by("-pk")[:1])
+    return rows[0] if rows else None
+
+
+def shown_proposal(fixture: Fixture) -> KickoffProposal | None:
+    rows = getattr(fixture, "shown_proposals", None)
+    if rows is None:
+        rows = list(fixture.kickoff_proposals.order_by("-pk")[:1])
+    return rows[0] if rows else None
+
+
 def fixture_result(fixture: Fixture) -> Result | None:
     try:
         return fixture.result
@@ -409,15 +430,35 @@ class FixtureSerializer(serializers.ModelSerializer):
                                                   help_text="Online: the kick-off plus the check-in grace.")
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True,
                                      help_text="The id of its online match, once set up.")
+    report = serializers.SerializerMethodField(
+        help_text='At a table: the latest result a player reported, {"id", "by": side, "home_goals", "away_goals", '
+                  '..., "status": waiting, disputed, official or closed, "confirm_by", ...}; null: none.')
+    kickoff_proposal = serializers.SerializerMethodField(
+        help_text='The latest kick-off a player proposed, {"id", "by", "kickoff_at", "reason", "status": open, '
+                  'accepted, declined or withdrawn}; null: none.')
 
     class Meta:
         model = Fixture
         fields = [
             "id", "competition", "stage", "round", "round_name", "group", "position", "label",
             "home", "away", "date", "kickoff_at", "venue", "checkin_opens_at", "checkin_closes_at", "match",
-            "status", "winner_to", "winner_to_slot", "result",
+            "status", "winner_to", "winner_to_slot", "result", "report", "kickoff_proposal",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_report(self, fixture: Fixture):
+        report = shown_report(fixture)
+        if report is None:
+            return None
+        state = report_state(report)
+        state.pop("by_user", None)
+        return state
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_kickoff_proposal(self, fixture: Fixture):
+        proposal = shown_proposal(fixture)
+        return proposal_state(proposal) if proposal is not None else None
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, fixture: Fixture):
@@ -497,6 +538,24 @@ class ResultRecordSerializer(serializers.Serializer):
         if attrs.get("outcome_side") == Side.BOTH:
             raise serializers.ValidationError({"outcome_side": ["both is only a walkover: a double no-show"]})
         return attrs
+
+
+class ReportAnswerSerializer(serializers.Serializer):
+    """The opponent's confirmation of a reported result."""
+
+    report = serializers.IntegerField(required=False, min_value=1, max_value=2**62,
+                                      help_text="The report's id you saw; when the reporter has replaced it since, "
+                                                "409 report_changed. Absent: the report as it stands.")
+
+
+class ReportDisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, help_text="Why; the organisers read it.")
+
+
+class ProposalAnswerSerializer(serializers.Serializer):
+    proposal = serializers.IntegerField(required=False, min_value=1, max_value=2**62,
+                                        help_text="The proposal's id you saw (409 proposal_changed when replaced).")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=1000)
 
 
 DECISION_OUTCOMES = [(Outcome.WALKOVER.value, Outcome.WALKOVER.label),

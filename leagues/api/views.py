@@ -31,15 +31,17 @@ from leagues.models import (
     Competition,
     Entrant,
     Fixture,
+    KickoffProposal,
     Player,
     Result,
+    ResultReport,
     Round,
     Season,
     Stage,
     Standing,
     aware_in,
 )
-from leagues.permissions import can_manage_competition
+from leagues.permissions import can_manage_competition, result_role
 from leagues.rules.official import ResultError
 from leagues.selectors import knockout_rounds, related_count, standings_api_tables
 from leagues.services import online as fixture_online
@@ -48,7 +50,9 @@ from leagues.services.entrants import EntrantError, entrant_add, entrant_remove,
 from leagues.services.fixtures import ScheduleError, fixtures_generate
 from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.locks import Busy
+from leagues.services.proposals import kickoff_accept, kickoff_decline, kickoff_propose
 from leagues.services.ratings import placings_now
+from leagues.services.reports import RECORDED_FIELDS, report_confirm, report_dispute, report_submit
 from leagues.services.results import (
     ResultConflict,
     decision_record,
@@ -285,6 +289,10 @@ def standings_data(competition: Competition) -> dict:
 def fixture_queryset():
     return Fixture.objects.select_related(
         "competition", "round__stage", "group", "home__club", "away__club", "result"
+    ).prefetch_related(
+        Prefetch("reports", queryset=ResultReport.objects.exclude(status=ResultReport.Status.REPLACED).order_by("-pk"),
+                 to_attr="shown_reports"),
+        Prefetch("kickoff_proposals", queryset=KickoffProposal.objects.order_by("-pk"), to_attr="shown_proposals"),
     )
 
 
@@ -403,15 +411,90 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
 
     @extend_schema(
-        summary="Record (or correct) the result of a fixture played at a real table",
+        summary="Record (or correct) the result of a fixture played at a real table; from one of its players, "
+                "a report for the opponent to confirm (202)",
         request=serializers.ResultRecordSerializer,
-        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
-                   409: CONFLICT},
+        responses={200: serializers.FixtureSerializer,
+                   202: OpenApiResponse(serializers.FixtureSerializer, description="A player's report: the fixture "
+                                        "with its report, nothing official yet."),
+                   400: OpenApiResponse(description="Bad input; the field is named."), 403: CONFLICT, 409: CONFLICT},
     )
-    @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer)
+    @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer,
+            permission_classes=[permissions.IsAuthenticated])
     def result(self, request, pk=None):
-        return self._write(request, serializers.ResultRecordSerializer, lambda fixture, data: result_record(
-            fixture=fixture, recorded_by=request.user, **data))
+        fixture = self.get_object()
+        role = result_role(request.user, fixture)
+        if role is None:
+            raise PermissionDenied(OrganiserOrReadOnly.message)
+        if role == "official":
+            return self._write(request, serializers.ResultRecordSerializer, lambda fixture, data: result_record(
+                fixture=fixture, recorded_by=request.user, **data))
+        body = serializers.ResultRecordSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        recorded = {name: body.validated_data[name] for name in RECORDED_FIELDS if name in body.validated_data}
+        with user_errors("fixture"):
+            report_submit(fixture=fixture, user=request.user, **recorded)
+        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data,
+                        status=status.HTTP_202_ACCEPTED)
+
+    def _player_write(self, request, serializer_class, write) -> Response:
+        """A write by one of the fixture's players (the service checks who): the fixture as it now stands."""
+        fixture = self.get_object()
+        body = serializer_class(data=request.data if request.data is not None else {})
+        body.is_valid(raise_exception=True)
+        with user_errors("fixture"):
+            write(fixture, body.validated_data)
+        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+
+    @extend_schema(summary="Confirm the opponent's reported result: it becomes official",
+                   request=serializers.ReportAnswerSerializer,
+                   responses={200: serializers.FixtureSerializer, 403: CONFLICT, 409: CONFLICT})
+    @action(detail=True, methods=["post"], url_path="confirm-result", permission_classes=[permissions.IsAuthenticated])
+    def confirm_result(self, request, pk=None):
+        return self._player_write(request, serializers.ReportAnswerSerializer, lambda fixture, data: report_confirm(
+            fixture=fixture, user=request.user, report_id=data.get("report")))
+
+    @extend_schema(summary="Dispute the opponent's reported result: the organisers decide",
+                   request=serializers.ReportDisputeSerializer,
+                   responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="No reason."),
+                              403: CONFLICT, 409: CONFLICT})
+    @action(detail=True, methods=["post"], url_path="dispute-result", permission_classes=[permissions.IsAuthenticated])
+    def dispute_result(self, request, pk=None):
+        return self._player_write(request, serializers.ReportDisputeSerializer, lambda fixture, data: report_dispute(
+            fixture=fixture, user=request.user, reason=data["reason"]))
+
+    @extend_schema(summary="Propose a new kick-off to the opponent (a player of the fixture)",
+                   request=serializers.RescheduleSerializer,
+                   responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Outside the limits."),
+                              403: CONFLICT, 409: CONFLICT})
+    @action(detail=True, methods=["post"], url_path="propose-kickoff", permission_classes=[permissions.IsAuthenticated])
+    def propose_kickoff(self, request, pk=None):
+        def write(fixture, data):
+            kickoff_at = data["kickoff_at"]
+            if kickoff_at.tzinfo is None:  # the competition's local time
+                try:
+                    kickoff_at = aware_in(fixture.competition.zone, kickoff_at)
+                except DjangoValidationError as exc:
+                    raise ValidationError({"kickoff_at": exc.messages}) from exc
+            kickoff_propose(fixture=fixture, user=request.user, kickoff_at=kickoff_at, reason=data["reason"])
+        return self._player_write(request, serializers.RescheduleSerializer, write)
+
+    @extend_schema(summary="Accept the opponent's proposed kick-off: the fixture moves to it",
+                   request=serializers.ProposalAnswerSerializer,
+                   responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Outside the limits."),
+                              403: CONFLICT, 409: CONFLICT})
+    @action(detail=True, methods=["post"], url_path="accept-kickoff", permission_classes=[permissions.IsAuthenticated])
+    def accept_kickoff(self, request, pk=None):
+        return self._player_write(request, serializers.ProposalAnswerSerializer, lambda fixture, data: kickoff_accept(
+            fixture=fixture, user=request.user, proposal_id=data.get("proposal")))
+
+    @extend_schema(summary="Decline the opponent's proposed kick-off: the fixture keeps its kick-off",
+                   request=serializers.ProposalAnswerSerializer,
+                   responses={200: serializers.FixtureSerializer, 403: CONFLICT, 409: CONFLICT})
+    @action(detail=True, methods=["post"], url_path="decline-kickoff", permission_classes=[permissions.IsAuthenticated])
+    def decline_kickoff(self, request, pk=None):
+        return self._player_write(request, serializers.ProposalAnswerSerializer, lambda fixture, data: kickoff_decline(
+            fixture=fixture, user=request.user, proposal_id=data.get("proposal"), reason=data.get("reason", "")))
 
     @extend_schema(
         summary="An organiser's decision on an online fixture: a walkover or a disqualification; it overrides "

@@ -34,7 +34,14 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.placings import format_points, ordinal_band
-from leagues.selectors.year import current_ratings, federation_ranking, rank_history, rating_history
+from leagues.selectors.year import (
+    current_ratings_now,
+    federation_ranking,
+    is_provisional,
+    rank_history,
+    rating_history,
+    rating_now,
+)
 from leagues.services.locks import Busy
 from leagues.services.registration import (
     RegistrationError,
@@ -73,24 +80,33 @@ def _day(request, name: str = "at") -> date | None:
 
 class RatingSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.full_name", read_only=True)
+    provisional = serializers.SerializerMethodField(
+        help_text="True when the deviation is above RATING_PROVISIONAL_RD (default 110): too few recent games.")
 
     class Meta:
         model = PlayerRating
         fields = ["player", "player_name", "period_start", "rating", "deviation", "volatility", "games", "wins",
-                  "draws", "losses"]
+                  "draws", "losses", "provisional"]
+
+    def get_provisional(self, row: PlayerRating) -> bool:
+        return is_provisional(row)
 
 
-@extend_schema(summary="Every rated player's current Glicko-2 rating, highest first")
+@extend_schema(summary="Every rated player's current Glicko-2 rating (the deviation aged to the current period), "
+                       "highest first")
 class RatingListView(generics.ListAPIView):
     serializer_class = RatingSerializer
+    queryset = PlayerRating.objects.none()  # the schema's model; the rows are aged on reading
+    filter_backends = []  # a list, in its one order (highest first): no ordering or search parameters
 
     def get_queryset(self):
-        return current_ratings()
+        return current_ratings_now()
 
 
 class RatingHistorySerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    current = RatingSerializer(allow_null=True)
+    current = RatingSerializer(allow_null=True, help_text="The rating now: the latest, its deviation widened for "
+                                                          "every rating period without games up to the current one.")
     history = RatingSerializer(many=True, help_text="The rating at the end of each rating period, earliest first.")
 
 
@@ -99,7 +115,8 @@ class RatingHistoryView(APIView):
     def get(self, request, player_id: int):
         player = generics.get_object_or_404(Player, pk=player_id)
         history = rating_history(player=player)
-        return Response({"player": player.pk, "current": RatingSerializer(history[-1]).data if history else None,
+        return Response({"player": player.pk,
+                         "current": RatingSerializer(rating_now(history[-1])).data if history else None,
                          "history": RatingSerializer(history, many=True).data})
 
 

@@ -39,6 +39,10 @@ from .registry import (
     is_printable_text,
     validate_printable,
 )
+from .reports import (
+    KickoffProposal,
+    ResultReport,
+)
 from .signins import (
     AccountLock,
     SignInFailure,
@@ -72,6 +76,7 @@ __all__ = [
     "FixtureChange",
     "Group",
     "InvalidTransition",
+    "KickoffProposal",
     "MATCH_SETTINGS",
     "Outcome",
     "Placing",
@@ -83,6 +88,7 @@ __all__ = [
     "RatingRun",
     "Registration",
     "Result",
+    "ResultReport",
     "Round",
     "Season",
     "SeedingMethod",

@@ -206,6 +206,30 @@ class Competition(models.Model):
         default=time(18, 0), help_text=_("Generated fixtures kick off at this time of day (in the time zone)."), verbose_name=_("kickoff time")
     )
 
+    # What the players do themselves (§11): report results, move kick-offs by agreement
+    player_reports = models.BooleanField(
+        default=True, help_text=_("At a table, a player's result is a report for the opponent to confirm."),
+        verbose_name=_("player reports"))
+    report_confirm_hours = models.PositiveSmallIntegerField(
+        default=48, validators=bounds(1, 24 * 30),
+        help_text=_("A report nobody answers becomes official after this many hours."),
+        verbose_name=_("report confirm hours"))
+    report_dispute_days = models.PositiveSmallIntegerField(
+        default=7, validators=bounds(0, 90),
+        help_text=_("A report made official by the clock may still be disputed for this many days."),
+        verbose_name=_("report dispute days"))
+    reschedule_by_players = models.BooleanField(
+        default=True, help_text=_("The two players may move a kick-off by agreement."),
+        verbose_name=_("reschedule by players"))
+    reschedule_latest_days = models.PositiveSmallIntegerField(
+        default=7, validators=bounds(0, 365),
+        help_text=_("How many days after its round's date the players may move a fixture."),
+        verbose_name=_("reschedule latest days"))
+    overdue_days = models.PositiveSmallIntegerField(
+        default=3, validators=bounds(1, 90),
+        help_text=_("A fixture neither reported nor recorded this many days after its kick-off is overdue."),
+        verbose_name=_("overdue days"))
+
     # Scheduling
     first_date = models.DateField(null=True, blank=True, validators=[validate_first_date], verbose_name=_("first date"))
     days_between_rounds = models.PositiveSmallIntegerField(default=7, validators=bounds(*DAYS_BETWEEN_ROUNDS), verbose_name=_("days between rounds"))
@@ -706,6 +730,10 @@ class FixtureChange(models.Model):
         VENUE = "venue", _("Venue changed")
         WITHDRAWAL = "withdrawal", _("Withdrawal")
         STATUS = "status", _("Status changed")
+        REPORTED = "reported", _("Result reported by a player")
+        REPORT_DISPUTED = "report_disputed", _("Reported result disputed")
+        KICKOFF_PROPOSED = "kickoff_proposed", _("Kick-off proposed by a player")
+        KICKOFF_ANSWERED = "kickoff_answered", _("Kick-off proposal answered")
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes", verbose_name=_("fixture"))
     kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))

@@ -43,6 +43,11 @@ class PlayerRating(models.Model):
     def __str__(self) -> str:
         return f"{self.player}: {self.rating:.0f} ± {self.deviation:.0f} ({self.period_start:%Y-%m})"
 
+    @property
+    def provisional(self) -> bool:
+        """True when the deviation is above ``RATING_PROVISIONAL_RD`` (default 110): too few recent games."""
+        return self.deviation > float(getattr(settings, "RATING_PROVISIONAL_RD", 110))
+
 
 class RatingRun(models.Model):
     """The one row the ratings worker locks (``pk=1``): when the ratings and placings were last

@@ -31,6 +31,13 @@ class Kind(models.TextChoices):
     SIGN_UP_REFUSED = "sign_up_refused", _("Sign-up refused")
     SIGN_UP_MOVED_UP = "sign_up_moved_up", _("Moved up from the waiting list")
     ACCOUNT_LOCKED = "account_locked", _("Your account locked for new addresses")
+    REPORT_WAITING = "report_waiting", _("A result waits for your confirmation")
+    REPORT_DISPUTED = "report_disputed", _("A reported result disputed")
+    REPORT_OFFICIAL = "report_official", _("A reported result made official by the clock")
+    KICKOFF_PROPOSED = "kickoff_proposed", _("A new kick-off proposed")
+    KICKOFF_ANSWERED = "kickoff_answered", _("A kick-off proposal answered")
+    FIXTURE_OVERDUE = "fixture_overdue", _("A fixture overdue")
+    SIGN_UPS_WAITING = "sign_ups_waiting", _("Sign-ups waiting for your decision")
 
 
 class EmailStatus(models.TextChoices):

@@ -29,6 +29,7 @@ DEFAULT_RATING = 1500.0
 DEFAULT_DEVIATION = 350.0
 DEFAULT_VOLATILITY = 0.06
 DEFAULT_TAU = 0.5
+PROVISIONAL_DEVIATION = 110.0  # above it a rating is provisional (Lichess's threshold)
 
 
 class _Glicko2(glicko2.Player):
@@ -138,3 +139,27 @@ def period_start(period: int, *, months: int = 1) -> date:
     """The first day of ``period`` (the inverse of ``period_of``)."""
     index = period * months
     return date(index // 12, index % 12 + 1, 1)
+
+
+def aged(rating: Rating, periods: int) -> Rating:
+    """``rating`` after ``periods`` rating periods without games: Glicko-2's step 6 each time
+    (phi* = sqrt(phi**2 + sigma**2), on the Glicko-2 scale), the deviation capped at the initial
+    350; the rating and volatility unchanged. Raises ``ValueError`` for a negative ``periods``."""
+    if periods < 0:
+        raise ValueError("a rating is not aged backwards")
+    for _period in range(periods):
+        if rating.deviation >= DEFAULT_DEVIATION:
+            return Rating(rating.rating, DEFAULT_DEVIATION, rating.volatility)
+        rating = glicko2_update(rating, [])
+    return rating
+
+
+def is_provisional(deviation: float, *, threshold: float = PROVISIONAL_DEVIATION) -> bool:
+    """True when a rating's deviation is above ``threshold`` (too few recent games to trust it)."""
+    return deviation > threshold
+
+
+def conservative(rating: Rating) -> float:
+    """The rating less twice its deviation: about 97.7 % sure the player is at least this strong
+    (what seeding by rating orders by, so a provisional newcomer is not seeded first)."""
+    return rating.rating - 2 * rating.deviation

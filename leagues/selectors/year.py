@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from leagues.models import Placing, Player, PlayerRating, RankingScale
-from leagues.rules import placings
+from leagues.rules import placings, ratings
 
 
 def rating_of(*, player: Player | int) -> PlayerRating | None:
@@ -27,8 +28,46 @@ def rating_history(*, player: Player | int) -> list[PlayerRating]:
     return list(PlayerRating.objects.filter(player=player).order_by("period_start"))
 
 
+def provisional_threshold() -> float:
+    return float(getattr(settings, "RATING_PROVISIONAL_RD", ratings.PROVISIONAL_DEVIATION))
+
+
+def rating_now(row: PlayerRating, *, today: date | None = None) -> PlayerRating:
+    """``row`` (a player's latest stored rating) as it stands in the current rating period: its
+    deviation widened by Glicko-2's step 6 for every period without games since (capped at 350),
+    ``period_start`` the current period's first day, and no games unless ``row`` is of the current
+    period. An unsaved ``PlayerRating`` (never stored: derived on reading)."""
+    today = today or timezone.localdate()
+    months = int(getattr(settings, "RATING_PERIOD_MONTHS", 1))
+    current = ratings.period_of(today, months=months)
+    last = ratings.period_of(row.period_start, months=months)
+    if current <= last:
+        return row
+    widened = ratings.aged(ratings.Rating(row.rating, row.deviation, row.volatility), current - last)
+    now = PlayerRating(player_id=row.player_id, period_start=ratings.period_start(current, months=months),
+                       rating=widened.rating, deviation=widened.deviation, volatility=widened.volatility,
+                       games=0, wins=0, draws=0, losses=0)
+    if "player" in row._state.fields_cache:
+        now.player = row.player
+    return now
+
+
+def is_provisional(row: PlayerRating) -> bool:
+    """Whether ``row``'s deviation is above ``RATING_PROVISIONAL_RD`` (default 110)."""
+    return ratings.is_provisional(row.deviation, threshold=provisional_threshold())
+
+
+def current_ratings_now(*, today: date | None = None, players=None) -> list[PlayerRating]:
+    """Each rated player's current rating (``rating_now``), highest first (then surest, then name)."""
+    rows = current_ratings()
+    if players is not None:
+        rows = rows.filter(player__in=players)
+    aged = [rating_now(row, today=today) for row in rows]
+    return sorted(aged, key=lambda r: (-r.rating, r.deviation, r.player.last_name, r.player.first_name, r.player_id))
+
+
 def current_ratings() -> QuerySet[PlayerRating]:
-    """Each rated player's latest rating, highest first (then surest, then name)."""
+    """Each rated player's latest stored rating, highest first (then surest, then name)."""
     latest = PlayerRating.objects.filter(player=OuterRef("player")).order_by("-period_start").values("pk")[:1]
     return (PlayerRating.objects.filter(pk=Subquery(latest)).select_related("player")
             .order_by("-rating", "deviation", "player__last_name", "player__first_name"))

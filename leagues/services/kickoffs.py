@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import Fixture, FixtureChange, Round, Venue
+from leagues.models import Fixture, FixtureChange, KickoffProposal, Round, Venue
 from leagues.services import notices
 from leagues.services.history import change_record, fixture_state
 from leagues.services.online import lock_fixture_for_play, match_setup_for
@@ -54,6 +54,8 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
         if match is not None:
             online.match_setup(setup=match_setup_for(fixture, computer_sides=tuple(match.computer_sides)),
                                match=match, now=now)
+        KickoffProposal.objects.filter(fixture=fixture, status=KickoffProposal.Status.OPEN).update(
+            status=KickoffProposal.Status.WITHDRAWN, answered_at=now, answered_by=by if getattr(by, "pk", None) else None)
         change_record(fixture=fixture, kind=FixtureChange.Kind.RESCHEDULED, before=before,
                       after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
         notices.fixture_rescheduled(fixture=fixture, reason=reason)

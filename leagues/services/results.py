@@ -34,7 +34,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues import names
-from leagues.models import Competition, Fixture, FixtureChange, Outcome, Result, Side, Stage
+from leagues.models import (
+    Competition,
+    Fixture,
+    FixtureChange,
+    Outcome,
+    Result,
+    ResultReport,
+    Side,
+    Stage,
+)
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
 from leagues.services import bracket, notices
 from leagues.services.history import change_record, fixture_state
@@ -151,6 +160,8 @@ def result_write(
     result, _created = Result.objects.update_or_create(fixture=fixture, defaults=result_values(
         fixture=fixture, recorded=recorded, official=official, source=source, match=match, discipline=discipline,
         by=by, now=now, reason=reason))
+    ResultReport.objects.filter(fixture=fixture, status__in=ResultReport.ACTIVE).update(
+        status=ResultReport.Status.CLOSED)  # the players' open reports: kept, no longer open
     status = status_of(recorded)
     if fixture.status != status:
         fixture.set_status(status, by=by if getattr(by, "pk", None) else None, now=now)

@@ -3,8 +3,9 @@ the federation ranking. Called by ``fixtures_generate`` under the competition's 
 pairings are made; the competition keeps which (``seeding``) and when (``seeded_at``), so the
 draw says which.
 
-By rating: the current Glicko-2 rating, highest first (an unrated entrant after the rated ones;
-level ratings: the surer first). By ranking: the federation ranking's points on the day of the
+By rating: the current Glicko-2 rating (its deviation aged to the current period) less twice
+its deviation, highest first, so a provisional newcomer is not seeded above established players
+(an unrated entrant after the rated ones; level: the surer first). By ranking: the federation ranking's points on the day of the
 draw, most first (unranked after). Ties then keep the typed seed, then the name."""
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition, Entrant, SeedingMethod
-from leagues.selectors.year import current_ratings, federation_ranking
+from leagues.selectors.year import current_ratings_now, federation_ranking
 
 
 class SeedingError(ValueError):
@@ -34,11 +35,11 @@ def seeding_order(*, competition: Competition, method: str, now: datetime) -> li
         return sorted(entrants, key=lambda e: typed[e.pk])
     if method == SeedingMethod.RATING:
         players = [e.player_id for e in entrants if e.player_id]
-        ratings = {r.player_id: r for r in current_ratings().filter(player__in=players)}
+        ratings = {r.player_id: r for r in current_ratings_now(today=timezone.localdate(now), players=players)}
 
         def key(e):
             r = ratings.get(e.player_id)
-            return (r is None, -(r.rating if r else 0), r.deviation if r else 0, *typed[e.pk])
+            return (r is None, -(r.rating - 2 * r.deviation) if r else 0, r.deviation if r else 0, *typed[e.pk])
         return sorted(entrants, key=key)
     points = {row.player.pk: row.row.points for row in federation_ranking(at=timezone.localdate(now))}
     return sorted(entrants, key=lambda e: (e.player_id not in points, -points.get(e.player_id, 0), *typed[e.pk]))

@@ -9,7 +9,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext
 
 from leagues import names
-from leagues.models import Result
+from leagues.models import KickoffProposal, Result, ResultReport, Side
 
 register = template.Library()
 
@@ -118,6 +118,16 @@ def change_sides(change) -> tuple[str, str]:
     one, with the pairing when the entrants changed (a result struck by a cascade reads
     "A v B 1-0 → A v C", never "1-0 → A v C"); the kick-offs of a reschedule are shown apart."""
     before, after = change.before or {}, change.after or {}
+    if "report" in after:  # a player's report, or its dispute
+        report = after["report"]
+        return "—", gettext("reported by %(side)s: %(home)s-%(away)s (%(status)s)") % {
+            "side": str(Side(report["by"]).label).lower(), "home": report["home_goals"], "away": report["away_goals"],
+            "status": str(ResultReport.Status(report["status"]).label).lower()}
+    if "proposal" in after:  # a kick-off proposed or answered
+        proposal = after["proposal"]
+        return "—", gettext("kick-off %(when)s UTC proposed by %(side)s (%(status)s)") % {
+            "when": proposal["kickoff_at"][:16].replace("T", " "), "side": str(Side(proposal["by"]).label).lower(),
+            "status": str(KickoffProposal.Status(proposal["status"]).label).lower()}
 
     def pairing(state) -> str:
         if not (state.get("home") or state.get("away")):

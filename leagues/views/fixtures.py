@@ -27,6 +27,7 @@ from leagues import pagecache
 from leagues.forms import (
     AnnulMatchForm,
     DecisionForm,
+    PlayerReportForm,
     RescheduleForm,
     ResultForm,
     RoundRescheduleForm,
@@ -36,6 +37,7 @@ from leagues.permissions import can_manage_competition
 from leagues.rules import bracket_layout
 from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
+from leagues.selectors.reports import players_part
 from leagues.services import online as fixture_online
 from leagues.services.kickoffs import fixture_reschedule, round_reschedule
 from leagues.services.locks import Busy
@@ -109,6 +111,9 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "third_place_alone": (fixture.home or fixture.away) if alone and is_third_place(fixture) else None,
         "placed_alone": {"entrant": fixture.home or fixture.away, "place": band[0]}
         if alone and band is not None and not is_third_place(fixture) else None,
+        "players": players_part(fixture=fixture, user=request.user, now=now),
+        "report_form": PlayerReportForm(),
+        "propose_form": RescheduleForm(zone=competition.zone),
     }
     if manage:
         context.update({

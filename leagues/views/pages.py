@@ -25,6 +25,7 @@ from leagues.models import (
     Entrant,
     Fixture,
     Player,
+    ResultReport,
     Season,
     Standing,
 )
@@ -46,6 +47,7 @@ from leagues.selectors.pages import (
     next_placed_table,
     tables_with_qualifiers,
 )
+from leagues.selectors.reports import overdue_fixtures
 from leagues.services import competitions, swiss_rounds
 from leagues.services.entrants import (
     EntrantError,
@@ -322,6 +324,9 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        "overdue": overdue_fixtures(competition=competition),
+        "disputed": list(fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN,
+                                              reports__status=ResultReport.Status.DISPUTED).distinct()),
         **manage_sign_up_context(competition),
     })
 

@@ -32,11 +32,12 @@ from leagues.models import (
 from leagues.permissions import can_manage_competition
 from leagues.rules.placings import format_points, ordinal_band
 from leagues.selectors.year import (
-    current_ratings,
+    current_ratings_now,
     federation_ranking,
     rank_histories,
     rank_history,
     rating_history,
+    rating_now,
 )
 from leagues.services import registration
 from leagues.services.locks import Busy
@@ -50,7 +51,7 @@ def month_label(day: date) -> str:
 def player_year_context(player: Player) -> dict:
     """What the player's page shows of ratings and the ranking."""
     history = rating_history(player=player)
-    rating = history[-1] if history else None
+    rating = rating_now(history[-1]) if history else None
     rating_chart = line_chart(
         [(month_label(h.period_start), h.rating, h.rating - h.deviation, h.rating + h.deviation)
          for h in history], width=560, height=220)
@@ -94,7 +95,7 @@ def ranking_page(request: HttpRequest) -> HttpResponse:
 
 def ratings_page(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/ratings.html", {
-        "ratings": list(current_ratings()[:500]), "run": RatingRun.objects.filter(pk=1).first(),
+        "ratings": current_ratings_now()[:500], "run": RatingRun.objects.filter(pk=1).first(),
     })
 
 
