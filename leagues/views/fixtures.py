@@ -115,9 +115,7 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
             "decision_form": DecisionForm(fixture=fixture),
             "annul_form": AnnulMatchForm(),
-            "reschedule_form": RescheduleForm(zone=competition.zone, initial={
-                "kickoff": timezone.localtime(fixture.kickoff_at, competition.zone).replace(tzinfo=None)
-                if fixture.kickoff_at else None}),
+            "reschedule_form": RescheduleForm(zone=competition.zone, initial={"kickoff": fixture.kickoff_at}),
         })
     return render(request, "leagues/fixture.html", context)
 
@@ -226,7 +224,7 @@ def fixture_annul_match(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _managed_fixture(request, pk)
-    form = RescheduleForm(request.POST, zone=fixture.competition.zone)
+    form = RescheduleForm(request.POST, zone=fixture.competition.zone, initial={"kickoff": fixture.kickoff_at})
     if not form.is_valid():
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
