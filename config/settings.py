@@ -76,7 +76,9 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (for development set DEBUG=1, as the make targets do: "
+            "make manage ARGS=\"...\")")
     SECRET_KEY = "django-insecure-development-only-botonera-key-do-not-use-in-production"
 elif not DEBUG and (weakness := secret_key_weakness(SECRET_KEY)):
     raise ImproperlyConfigured(
