@@ -1,0 +1,135 @@
+"""The organisers' tools of the API that work on a competition as a whole:
+
+- ``POST /api/competitions/{slug}/import-results/`` (multipart ``file``, CSV or XLSX;
+  ``dry_run=true``: 200 with the preview, nothing written; ``update=true``: a row for a pairing
+  with a result corrects it): 201 with the counts; a refused file 400
+  ``{"errors": [{"line", "column", "detail"}]}`` (line 1 the header; null: the whole file).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+
+from leagues.api.permissions import OrganiserOrReadOnly
+from leagues.api.views import Refused
+from leagues.models import Competition
+from leagues.services.import_files import ImportFileError
+from leagues.services.locks import Busy
+from leagues.services.results_upload import results_preview, results_upload_import, upload_results_file
+
+
+class LineErrorSerializer(serializers.Serializer):
+    line = serializers.IntegerField(allow_null=True, help_text="The file's line (1: the header); null: the whole file.")
+    column = serializers.CharField(allow_null=True, required=False, help_text="The column, or the field.")
+    detail = serializers.CharField(help_text="What is wrong, in the reader's language.")
+
+
+class LineErrorsSerializer(serializers.Serializer):
+    errors = LineErrorSerializer(many=True)
+
+
+def line_errors(errors: dict) -> dict:
+    """A serializer's field errors as ``{"errors": [{"line": null, "column": field, "detail"}]}``."""
+    return {"errors": [{"line": None, "column": name, "detail": str(message)}
+                       for name, messages in errors.items() for message in (messages if isinstance(messages, list)
+                                                                            else [messages])]}
+
+
+class ImportResultsSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="CSV (COMPETITIONS.md §6) or XLSX as the results export writes it.")
+    dry_run = serializers.BooleanField(default=False, help_text="Answer the preview; write nothing.")
+    update = serializers.BooleanField(default=False, help_text="A row for a pairing with a result corrects it.")
+
+
+class PreviewRowSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    stage = serializers.CharField(allow_blank=True)
+    group = serializers.CharField(allow_blank=True)
+    round = serializers.CharField(allow_blank=True)
+    home = serializers.CharField()
+    away = serializers.CharField(allow_blank=True)
+    given = serializers.CharField(help_text="The score as the file gives it.")
+    kind = serializers.ChoiceField(choices=["new", "result", "correction"])
+    official = serializers.CharField(allow_blank=True, help_text="The official score (§4).")
+    outcome = serializers.CharField(allow_blank=True)
+    outcome_side = serializers.CharField(allow_blank=True)
+    winner = serializers.CharField(allow_blank=True)
+
+
+class PreviewTableRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    entrant = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    goals_for = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+    goal_difference = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class PreviewTableSerializer(serializers.Serializer):
+    group = serializers.CharField(allow_blank=True)
+    rows = PreviewTableRowSerializer(many=True)
+
+
+class ImportPreviewSerializer(serializers.Serializer):
+    rows = PreviewRowSerializer(many=True, help_text="The file's rows (the first 1000).")
+    total = serializers.IntegerField(help_text="Rows of results in the file.")
+    new_entrants = serializers.ListField(child=serializers.CharField())
+    corrections = serializers.IntegerField()
+    tables = PreviewTableSerializer(many=True, help_text="The standings after the import.")
+
+
+class ImportDoneSerializer(serializers.Serializer):
+    competition = serializers.CharField()
+    results = serializers.IntegerField()
+    entrants_created = serializers.IntegerField()
+
+
+class CompetitionToolView(generics.GenericAPIView):
+    schema_conflicts = True  # a lock held by another write: 409 (config.api_schema)
+    permission_classes = [OrganiserOrReadOnly]
+
+    def competition(self) -> Competition:
+        competition = generics.get_object_or_404(Competition, slug=self.kwargs["slug"])
+        self.check_object_permissions(self.request, competition)
+        return competition
+
+
+class ImportResultsView(CompetitionToolView):
+    parser_classes = [MultiPartParser, FormParser]
+    serializer_class = ImportResultsSerializer
+
+    @extend_schema(summary="Import a results file (CSV or XLSX) into the competition, all or nothing; "
+                           "dry_run=true previews it",
+                   request={"multipart/form-data": ImportResultsSerializer},
+                   responses={200: ImportPreviewSerializer, 201: ImportDoneSerializer,
+                              400: OpenApiResponse(LineErrorsSerializer, description="The file is refused "
+                                                   "(its first problem, by line and column); nothing is written.")})
+    def post(self, request, slug: str):
+        competition = self.competition()
+        data = ImportResultsSerializer(data=request.data)
+        if not data.is_valid():
+            return Response(line_errors(data.errors), status=status.HTTP_400_BAD_REQUEST)
+        options = data.validated_data
+        try:
+            file = upload_results_file(options["file"])
+            if options["dry_run"]:
+                preview = results_preview(competition=competition, file=file, update=options["update"])
+                return Response(ImportPreviewSerializer(asdict(preview)).data)
+            summary = results_upload_import(competition=competition, file=file, update=options["update"],
+                                            by=request.user)
+        except ImportFileError as exc:
+            return Response({"errors": [{"line": exc.line, "column": exc.column, "detail": exc.message}]},
+                            status=status.HTTP_400_BAD_REQUEST)
+        except Busy as exc:
+            raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
+        return Response({"competition": summary.competition.slug, "results": summary.results,
+                         "entrants_created": summary.entrants_created}, status=status.HTTP_201_CREATED)
