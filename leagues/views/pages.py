@@ -61,6 +61,7 @@ from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
 from leagues.views.fixtures import round_reschedule_form
+from leagues.views.organiser_tools import ResultsUploadForm
 from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
 
 
@@ -319,6 +320,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "open_fixtures": open_fixtures,
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
+        "results_upload_form": ResultsUploadForm(),
         **manage_sign_up_context(competition),
     })
 

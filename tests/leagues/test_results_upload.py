@@ -130,3 +130,33 @@ def test_only_the_organisers_import_and_a_file_is_needed(organised):
     assert response.status_code == 400 and response.json()["errors"][0]["column"] == "file"
     response = upload(api, competition, b"PK\x03\x04 not a workbook", name="x.xlsx")
     assert response.status_code == 400 and response.json()["errors"][0]["line"] is None
+
+
+def test_the_site_previews_then_imports_on_confirmation(organised):
+    competition, _api, site = organised
+    page = site.get(f"/manage/{competition.slug}/").content.decode()
+    assert f'action="/manage/{competition.slug}/import-results/" enctype="multipart/form-data"' in page
+    action = f"/manage/{competition.slug}/import-results/"
+    response = site.post(action, {"file": SimpleUploadedFile("liga.csv", league_csv(6))})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "15 rows become official at once when you confirm." in html and 'id="import-rows"' in html
+    assert "The standings after the import" in html
+    assert not Fixture.objects.filter(competition=competition).exists()
+    token = response.context["token"]
+    assert site.post(action, {"token": token, "confirm": "1"}).status_code == 302
+    assert Result.objects.filter(fixture__competition=competition).count() == 15
+    # confirmed once: the token is spent, nothing doubled
+    site.post(action, {"token": token, "confirm": "1"})
+    assert Result.objects.filter(fixture__competition=competition).count() == 15
+
+
+def test_the_site_names_the_refused_line_in_the_readers_language(organised):
+    competition, _api, site = organised
+    response = site.post(f"/manage/{competition.slug}/import-results/",
+                         {"file": SimpleUploadedFile("liga.csv", league_csv(bad_line=151))},
+                         HTTP_ACCEPT_LANGUAGE="pt-br")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="import-refused"' in html and "151" in html and "home_goals" in html
+    assert not Fixture.objects.filter(competition=competition).exists()

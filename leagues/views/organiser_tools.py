@@ -1,0 +1,99 @@
+"""The organisers' tools on a competition as a whole, from the site:
+
+- ``/manage/<slug>/import-results/``: a results file (CSV or XLSX, as ``manage.py
+  import_results`` and the exports), previewed first (what each row becomes, what becomes
+  official, the standings after, or the refusal with its line and column), imported only once
+  the organiser confirms. Between the two the file waits in the cache (``UPLOAD_TTL``), so that
+  the one confirmed is the one previewed.
+"""
+from __future__ import annotations
+
+import io
+import secrets
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from leagues.models import Competition
+from leagues.permissions import can_manage_competition
+from leagues.services.import_files import ImportFileError
+from leagues.services.locks import Busy
+from leagues.services.results_upload import results_preview, results_upload_import, upload_results_file
+
+UPLOAD_TTL = 3600  # seconds a previewed file waits for its confirmation
+
+
+class ResultsUploadForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("Results file (CSV or XLSX)"), help_text=gettext_lazy(
+        "The columns of the results import: home, away, home_goals, away_goals, and optionally stage, group, round, "
+        "date, outcome... A results export, corrected in a spreadsheet, is one."))
+    update = forms.BooleanField(required=False, label=gettext_lazy(
+        "A row for a pairing that has a result corrects it"))
+
+
+def _managed(request: HttpRequest, slug: str) -> Competition:
+    competition = get_object_or_404(Competition, slug=slug)
+    if not can_manage_competition(request.user, competition):
+        raise PermissionDenied(_("You do not organise this competition."))
+    return competition
+
+
+def _upload_key(competition: Competition, token: str) -> str:
+    return f"results-upload:{competition.pk}:{token}"
+
+
+@login_required
+@require_POST
+def import_results_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST a file: its preview (nothing saved). POST ``token`` and ``confirm``: the import of
+    the file previewed under that token."""
+    competition = _managed(request, slug)
+    context = {"competition": competition}
+    if request.POST.get("confirm"):
+        token = (request.POST.get("token") or "")[:64]
+        kept = cache.get(_upload_key(competition, token)) if token else None
+        if kept is None or kept.get("user") != request.user.pk:
+            messages.error(request, _("The preview has expired: upload the file again."))
+            return redirect("site:manage-competition", slug=slug)
+        try:
+            summary = results_upload_import(competition=competition, file=upload_results_file(io.BytesIO(kept["bytes"])),
+                                            update=kept["update"], by=request.user)
+        except ImportFileError as exc:
+            context.update(error=exc, name=kept["name"])
+            return render(request, "leagues/manage/import_preview.html", context, status=400)
+        except Busy as exc:
+            messages.error(request, capfirst(exc.detail))
+            return redirect("site:manage-competition", slug=slug)
+        cache.delete(_upload_key(competition, token))
+        messages.success(request, _("%(count)s results are imported from %(file)s; %(entrants)s new entrants.") % {
+            "count": summary.results, "file": kept["name"], "entrants": summary.entrants_created})
+        return redirect("site:manage-competition", slug=slug)
+
+    form = ResultsUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("site:manage-competition", slug=slug)
+    upload, update = form.cleaned_data["file"], form.cleaned_data["update"]
+    context.update(name=upload.name, update=update)
+    try:
+        file = upload_results_file(upload)
+        preview = results_preview(competition=competition, file=file, update=update)
+    except ImportFileError as exc:
+        context["error"] = exc
+        return render(request, "leagues/manage/import_preview.html", context, status=400)
+    upload.seek(0)
+    token = secrets.token_urlsafe(16)
+    cache.set(_upload_key(competition, token), {"bytes": upload.read(), "name": upload.name, "update": update,
+                                                "user": request.user.pk}, UPLOAD_TTL)
+    context.update(preview=preview, token=token)
+    return render(request, "leagues/manage/import_preview.html", context)
