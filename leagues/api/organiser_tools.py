@@ -3,7 +3,11 @@
 - ``POST /api/competitions/{slug}/import-results/`` (multipart ``file``, CSV or XLSX;
   ``dry_run=true``: 200 with the preview, nothing written; ``update=true``: a row for a pairing
   with a result corrects it): 201 with the counts; a refused file 400
-  ``{"errors": [{"line", "column", "detail"}]}`` (line 1 the header; null: the whole file).
+  ``{"errors": [{"line", "column", "detail"}]}`` (line 1 the header; null: the whole file);
+- ``POST /api/competitions/{slug}/entrants/bulk/`` (``{"players": [ids]}``,
+  ``{"licence_numbers": [...]}`` or ``{"entrants": [{"name", "club", "seed"}]}``): 201 with
+  the entrants made, or 400 ``{"errors": [{"line", "detail"}]}`` (line 1 the first item) and
+  none added.
 """
 from __future__ import annotations
 
@@ -14,12 +18,24 @@ from rest_framework import generics, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from leagues.api import serializers as api_serializers
 from leagues.api.permissions import OrganiserOrReadOnly
 from leagues.api.views import Refused
-from leagues.models import Competition
+from leagues.models import Competition, Entrant
+from leagues.services.entrants_bulk import (
+    BulkRefused,
+    entrant_lines_of_entrants,
+    entrant_lines_of_licences,
+    entrant_lines_of_players,
+    entrants_bulk_add,
+)
 from leagues.services.import_files import ImportFileError
 from leagues.services.locks import Busy
-from leagues.services.results_upload import results_preview, results_upload_import, upload_results_file
+from leagues.services.results_upload import (
+    results_preview,
+    results_upload_import,
+    upload_results_file,
+)
 
 
 class LineErrorSerializer(serializers.Serializer):
@@ -133,3 +149,66 @@ class ImportResultsView(CompetitionToolView):
             raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
         return Response({"competition": summary.competition.slug, "results": summary.results,
                          "entrants_created": summary.entrants_created}, status=status.HTTP_201_CREATED)
+
+
+class EntrantItemSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    club = serializers.CharField(required=False, allow_blank=True, help_text="The club's slug or name.")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=512)
+
+
+class BulkEntrantsSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False,
+                                    max_length=1024, help_text="Licensed players' ids.")
+    licence_numbers = serializers.ListField(child=serializers.CharField(max_length=32), required=False,
+                                            max_length=1024, help_text="Players by licence number.")
+    entrants = EntrantItemSerializer(many=True, required=False, help_text="Unregistered entrants.")
+
+    def validate(self, attrs):
+        given = [name for name in ("players", "licence_numbers", "entrants") if name in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError({"players": ["give one of players, licence_numbers or entrants"]})
+        return attrs
+
+
+class LineDetailSerializer(serializers.Serializer):
+    line = serializers.IntegerField(allow_null=True, help_text="The item (1: the first); null: the whole request.")
+    detail = serializers.CharField()
+    column = serializers.CharField(required=False, allow_null=True)
+
+
+class BulkErrorsSerializer(serializers.Serializer):
+    errors = LineDetailSerializer(many=True)
+
+
+class BulkEntrantsView(CompetitionToolView):
+    serializer_class = BulkEntrantsSerializer
+
+    @extend_schema(summary="Add many entrants at once, all or none: players by id or licence number (their "
+                           "licences checked as sign-up checks them), or unregistered entrants",
+                   request=BulkEntrantsSerializer,
+                   responses={201: api_serializers.EntrantSerializer(many=True),
+                              400: OpenApiResponse(BulkErrorsSerializer, description="Every refused item by its "
+                                                   "line; nothing is added.")})
+    def post(self, request, slug: str):
+        competition = self.competition()
+        data = BulkEntrantsSerializer(data=request.data)
+        if not data.is_valid():
+            return Response(line_errors(data.errors), status=status.HTTP_400_BAD_REQUEST)
+        given = data.validated_data
+        try:
+            if "players" in given:
+                lines = entrant_lines_of_players(given["players"])
+            elif "licence_numbers" in given:
+                lines = entrant_lines_of_licences(given["licence_numbers"])
+            else:
+                lines = entrant_lines_of_entrants(given["entrants"])
+            made = entrants_bulk_add(competition=competition, lines=lines)
+        except BulkRefused as exc:
+            return Response({"errors": [{"line": line, "detail": detail} for line, detail in exc.errors]},
+                            status=status.HTTP_400_BAD_REQUEST)
+        except Busy as exc:
+            raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
+        made = Entrant.objects.filter(pk__in=[e.pk for e in made]).select_related("competition", "player", "club")
+        return Response(api_serializers.EntrantSerializer(made.order_by("pk"), many=True).data,
+                        status=status.HTTP_201_CREATED)

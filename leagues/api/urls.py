@@ -28,6 +28,8 @@ urlpatterns = [
     path("competitions/<slug:slug>/registration/", year.RegistrationView.as_view(), name="registration"),
     path("competitions/<slug:slug>/import-results/", organiser_tools.ImportResultsView.as_view(),
          name="import-results"),
+    path("competitions/<slug:slug>/entrants/bulk/", organiser_tools.BulkEntrantsView.as_view(),
+         name="entrants-bulk"),
     path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
     path("ranking/history/<id:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),

@@ -4,7 +4,8 @@
   import_results`` and the exports), previewed first (what each row becomes, what becomes
   official, the standings after, or the refusal with its line and column), imported only once
   the organiser confirms. Between the two the file waits in the cache (``UPLOAD_TTL``), so that
-  the one confirmed is the one previewed.
+  the one confirmed is the one previewed;
+- ``/manage/<slug>/entrants/bulk/``: many entrants at once (``leagues.services.entrants_bulk``).
 """
 from __future__ import annotations
 
@@ -20,16 +21,29 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from leagues.models import Competition
+from leagues.models import Club, Competition
+from leagues.services.entrants_bulk import (
+    BulkRefused,
+    entrant_lines_of_csv,
+    entrant_lines_of_players,
+    entrant_lines_of_text,
+    entrants_bulk_add,
+    licensed_players,
+)
 from leagues.permissions import can_manage_competition
 from leagues.services.import_files import ImportFileError
 from leagues.services.locks import Busy
-from leagues.services.results_upload import results_preview, results_upload_import, upload_results_file
+from leagues.services.results_upload import (
+    results_preview,
+    results_upload_import,
+    upload_results_file,
+)
 
 UPLOAD_TTL = 3600  # seconds a previewed file waits for its confirmation
+CSV_MAX_BYTES = 1024 * 1024  # an entrants CSV
 
 
 class ResultsUploadForm(forms.Form):
@@ -97,3 +111,50 @@ def import_results_view(request: HttpRequest, slug: str) -> HttpResponse:
                                                 "user": request.user.pk}, UPLOAD_TTL)
     context.update(preview=preview, token=token)
     return render(request, "leagues/manage/import_preview.html", context)
+
+
+# --- Entrants in bulk ---------------------------------------------------------------------------
+
+PICK_LIMIT = 200  # players a pick list shows at once (narrow it by club or search)
+
+
+@login_required
+def entrants_bulk_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the three ways (pick licensed players by club or search, paste a list, upload a
+    CSV). POST ``how`` = ``pick`` (``players``), ``paste`` (``text``) or ``csv`` (``file``):
+    all added, or every refused line shown and none added."""
+    competition = _managed(request, slug)
+    club = Club.objects.filter(slug=request.GET.get("club", "")).first()
+    query = request.GET.get("q", "").strip()[:80]
+    errors: list[tuple[int | None, str]] = []
+    how = request.POST.get("how", "")
+    if request.method == "POST":
+        try:
+            if how == "pick":
+                ids = [int(v) for v in request.POST.getlist("players") if v.isdigit() and len(v) < 12]
+                lines = entrant_lines_of_players(ids)
+            elif how == "paste":
+                lines = entrant_lines_of_text(request.POST.get("text", "")[:200_000])
+            elif how == "csv" and request.FILES.get("file"):
+                upload = request.FILES["file"]
+                if upload.size > CSV_MAX_BYTES:
+                    raise BulkRefused([(None, _("the file is larger than %(max)s bytes") % {"max": CSV_MAX_BYTES})])
+                lines = entrant_lines_of_csv(upload.read())
+            else:
+                raise BulkRefused([(None, _("choose players, paste a list or choose a file"))])
+            made = entrants_bulk_add(competition=competition, lines=lines)
+        except BulkRefused as exc:
+            errors = exc.errors
+        except Busy as exc:
+            errors = [(None, capfirst(exc.detail))]
+        else:
+            messages.success(request, ngettext("%(count)d entrant is entered.", "%(count)d entrants are entered.",
+                                               len(made)) % {"count": len(made)})
+            return redirect("site:manage-competition", slug=slug)
+    players = licensed_players(club=club, query=query, exclude=competition) if (club or query) else None
+    return render(request, "leagues/manage/entrants_bulk.html", {
+        "competition": competition, "clubs": Club.objects.order_by("name"), "club": club, "query": query,
+        "players": list(players[:PICK_LIMIT]) if players is not None else None, "pick_limit": PICK_LIMIT,
+        "errors": [(line, capfirst(detail)) for line, detail in errors], "how": how,
+        "text": request.POST.get("text", "") if how == "paste" else "",
+    })
