@@ -7,21 +7,28 @@
 - ``POST /api/competitions/{slug}/entrants/bulk/`` (``{"players": [ids]}``,
   ``{"licence_numbers": [...]}`` or ``{"entrants": [{"name", "club", "seed"}]}``): 201 with
   the entrants made, or 400 ``{"errors": [{"line", "detail"}]}`` (line 1 the first item) and
-  none added.
+  none added;
+- ``POST /api/competitions/{slug}/copy/`` (``{"slug", "name", "first_date", "entrants"}``):
+  201 with the new competition (``leagues.services.competition_copy``).
 """
 from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.db import IntegrityError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from leagues.api import serializers as api_serializers
 from leagues.api.permissions import OrganiserOrReadOnly
-from leagues.api.views import Refused
-from leagues.models import Competition, Entrant
+from leagues.api.views import CompetitionViewSet, Refused
+from leagues.models import Competition, Entrant, is_printable_text, validate_first_date
+from leagues.permissions import can_create_competition
+from leagues.services.competition_copy import competition_copy
+from leagues.services.competitions import SlugTaken
 from leagues.services.entrants_bulk import (
     BulkRefused,
     entrant_lines_of_entrants,
@@ -211,4 +218,42 @@ class BulkEntrantsView(CompetitionToolView):
             raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
         made = Entrant.objects.filter(pk__in=[e.pk for e in made]).select_related("competition", "player", "club")
         return Response(api_serializers.EntrantSerializer(made.order_by("pk"), many=True).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class CopyCompetitionSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=Competition._meta.get_field("name").max_length)
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True,
+                                 help_text="Empty: one made from the name.")
+    first_date = serializers.DateField(required=False, allow_null=True, validators=[validate_first_date])
+    entrants = serializers.BooleanField(default=False, help_text="Copy the entrants too (the withdrawn left out).")
+
+    def validate_name(self, value):
+        if not is_printable_text(value) or not value.strip():
+            raise serializers.ValidationError("give a name of printable characters")
+        return value.strip()
+
+
+class CopyCompetitionView(CompetitionToolView):
+    serializer_class = CopyCompetitionSerializer
+
+    @extend_schema(summary="Copy the competition for its next edition: the same settings and organisers, "
+                           "optionally its entrants, new dates, no results",
+                   request=CopyCompetitionSerializer, responses={201: api_serializers.CompetitionSerializer})
+    def post(self, request, slug: str):
+        competition = self.competition()
+        if not can_create_competition(request.user):
+            raise PermissionDenied("Creating a competition needs the organiser permission (leagues.add_competition).")
+        data = CopyCompetitionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        try:
+            copy = competition_copy(competition=competition, name=given["name"], slug=given.get("slug") or "",
+                                    first_date=given.get("first_date"), entrants=given["entrants"], by=request.user)
+        except SlugTaken as exc:
+            raise ValidationError({"slug": [str(exc)]}) from exc
+        except IntegrityError as exc:
+            raise ValidationError({"non_field_errors": [f"these settings contradict each other: {exc}"]}) from exc
+        copy = CompetitionViewSet().get_queryset().get(pk=copy.pk)
+        return Response(api_serializers.CompetitionSerializer(copy, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)

@@ -30,6 +30,7 @@ urlpatterns = [
          name="import-results"),
     path("competitions/<slug:slug>/entrants/bulk/", organiser_tools.BulkEntrantsView.as_view(),
          name="entrants-bulk"),
+    path("competitions/<slug:slug>/copy/", organiser_tools.CopyCompetitionView.as_view(), name="competition-copy"),
     path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
     path("ranking/history/<id:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),

@@ -5,7 +5,8 @@
   official, the standings after, or the refusal with its line and column), imported only once
   the organiser confirms. Between the two the file waits in the cache (``UPLOAD_TTL``), so that
   the one confirmed is the one previewed;
-- ``/manage/<slug>/entrants/bulk/``: many entrants at once (``leagues.services.entrants_bulk``).
+- ``/manage/<slug>/entrants/bulk/``: many entrants at once (``leagues.services.entrants_bulk``);
+- ``/manage/<slug>/copy/``: the competition copied for its next edition.
 """
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from leagues.models import Club, Competition
+from leagues.models import Club, Competition, validate_first_date
+from leagues.permissions import can_create_competition, can_manage_competition
+from leagues.services.competition_copy import competition_copy
+from leagues.services.competitions import SlugTaken
 from leagues.services.entrants_bulk import (
     BulkRefused,
     entrant_lines_of_csv,
@@ -33,7 +37,6 @@ from leagues.services.entrants_bulk import (
     entrants_bulk_add,
     licensed_players,
 )
-from leagues.permissions import can_manage_competition
 from leagues.services.import_files import ImportFileError
 from leagues.services.locks import Busy
 from leagues.services.results_upload import (
@@ -158,3 +161,37 @@ def entrants_bulk_view(request: HttpRequest, slug: str) -> HttpResponse:
         "errors": [(line, capfirst(detail)) for line, detail in errors], "how": how,
         "text": request.POST.get("text", "") if how == "paste" else "",
     })
+
+
+# --- Copy -----------------------------------------------------------------------------------------
+
+
+class CompetitionCopyForm(forms.Form):
+    name = forms.CharField(max_length=Competition._meta.get_field("name").max_length, label=gettext_lazy("Name"))
+    slug = forms.SlugField(max_length=80, required=False, label=gettext_lazy("Slug"), help_text=gettext_lazy(
+        "The address of the competition's page; leave empty to make one from the name."))
+    first_date = forms.DateField(required=False, label=gettext_lazy("First date"),
+                                 widget=forms.DateInput(attrs={"type": "date"}), validators=[validate_first_date])
+    entrants = forms.BooleanField(required=False, label=gettext_lazy("Copy the entrants too"))
+
+
+@login_required
+def competition_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The copy's name, address, first date and whether its entrants come along; POST makes it."""
+    competition = _managed(request, slug)
+    if not can_create_competition(request.user):
+        raise PermissionDenied(_("Creating a competition needs the organiser permission."))
+    form = CompetitionCopyForm(request.POST if request.method == "POST" else None,
+                               initial={"name": competition.name, "first_date": competition.first_date})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            copy = competition_copy(competition=competition, name=data["name"], slug=data["slug"],
+                                    first_date=data["first_date"], entrants=data["entrants"], by=request.user)
+        except SlugTaken as exc:
+            form.add_error("slug", str(exc))
+        else:
+            messages.success(request, _("%(copy)s is made from %(competition)s: the same settings, no results.")
+                             % {"copy": copy.name, "competition": competition.name})
+            return redirect("site:manage-competition", slug=copy.slug)
+    return render(request, "leagues/manage/competition_copy.html", {"competition": competition, "form": form})
