@@ -119,6 +119,8 @@ class ImportDoneSerializer(serializers.Serializer):
 class CompetitionToolView(generics.GenericAPIView):
     schema_conflicts = True  # a lock held by another write: 409 (config.api_schema)
     permission_classes = [OrganiserOrReadOnly]
+    queryset = Competition.objects.all()  # the path's slug is a competition's (the schema reads it)
+    lookup_field = "slug"
 
     def competition(self) -> Competition:
         competition = generics.get_object_or_404(Competition, slug=self.kwargs["slug"])
