@@ -44,9 +44,7 @@ class ZonedDateTimeField(forms.DateTimeField):
         self.zone = zone
         kwargs.setdefault("input_formats", [INPUT_FORMAT, "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"])
         kwargs.setdefault("widget", ZonedDateTimeInput(zone))
-        super().__init__(**kwargs)
-        if not self.help_text:
-            self.help_text = _("In %(zone)s time.") % {"zone": str(zone)}
+        super().__init__(**kwargs)  # the zone is written beside the input (ZonedDateTimeInput)
 
     def prepare_value(self, value):
         if isinstance(value, datetime) and value.tzinfo is not None:

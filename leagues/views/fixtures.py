@@ -229,6 +229,9 @@ def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
         return redirect("site:fixture", pk=pk)
+    if form.cleaned_data["kickoff"] == fixture.kickoff_at and fixture.status != Fixture.Status.CANCELLED:
+        messages.info(request, _("The kick-off is unchanged."))
+        return redirect("site:fixture", pk=pk)
     try:
         fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],
                            reason=form.cleaned_data["reason"], by=request.user)

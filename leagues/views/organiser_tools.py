@@ -30,6 +30,7 @@ from leagues.permissions import can_create_competition, can_manage_competition
 from leagues.services.competition_copy import competition_copy
 from leagues.services.competitions import SlugTaken
 from leagues.services.entrants_bulk import (
+    CSV_COLUMNS,
     BulkRefused,
     entrant_lines_of_csv,
     entrant_lines_of_players,
@@ -38,6 +39,7 @@ from leagues.services.entrants_bulk import (
     licensed_players,
 )
 from leagues.services.import_files import ImportFileError
+from leagues.services.imports import OPTIONAL, REQUIRED
 from leagues.services.locks import Busy
 from leagues.services.results_upload import (
     results_preview,
@@ -50,11 +52,16 @@ CSV_MAX_BYTES = 1024 * 1024  # an entrants CSV
 
 
 class ResultsUploadForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("Results file (CSV or XLSX)"), help_text=gettext_lazy(
-        "The columns of the results import: home, away, home_goals, away_goals, and optionally stage, group, round, "
-        "date, outcome... A results export, corrected in a spreadsheet, is one."))
+    file = forms.FileField(label=gettext_lazy("Results file (CSV or XLSX)"))
     update = forms.BooleanField(required=False, label=gettext_lazy(
         "A row for a pairing that has a result corrects it"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the columns are the file's own names, never translated
+        self.fields["file"].help_text = _(
+            "The columns of the results import: %(required)s, and optionally %(optional)s. A results export, "
+            "corrected in a spreadsheet, is one.") % {"required": ", ".join(REQUIRED), "optional": ", ".join(OPTIONAL)}
 
 
 def _managed(request: HttpRequest, slug: str) -> Competition:
@@ -156,6 +163,7 @@ def entrants_bulk_view(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("site:manage-competition", slug=slug)
     players = licensed_players(club=club, query=query, exclude=competition) if (club or query) else None
     return render(request, "leagues/manage/entrants_bulk.html", {
+        "csv_columns": ", ".join(CSV_COLUMNS),
         "competition": competition, "clubs": Club.objects.order_by("name"), "club": club, "query": query,
         "players": list(players[:PICK_LIMIT]) if players is not None else None, "pick_limit": PICK_LIMIT,
         "errors": [(line, capfirst(detail)) for line, detail in errors], "how": how,
