@@ -158,5 +158,6 @@ def test_the_site_names_the_refused_line_in_the_readers_language(organised):
                          HTTP_ACCEPT_LANGUAGE="pt-br")
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="import-refused"' in html and "151" in html and "home_goals" in html
+    assert 'id="import-refused"' in html and "Linha 151, coluna home_goals:" in html
+    assert "deve ser um número inteiro" in html
     assert not Fixture.objects.filter(competition=competition).exists()
