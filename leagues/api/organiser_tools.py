@@ -45,16 +45,6 @@ from leagues.services.results_upload import (
 )
 
 
-class LineErrorSerializer(serializers.Serializer):
-    line = serializers.IntegerField(allow_null=True, help_text="The file's line (1: the header); null: the whole file.")
-    column = serializers.CharField(allow_null=True, required=False, help_text="The column, or the field.")
-    detail = serializers.CharField(help_text="What is wrong, in the reader's language.")
-
-
-class LineErrorsSerializer(serializers.Serializer):
-    errors = LineErrorSerializer(many=True)
-
-
 def line_errors(errors: dict) -> dict:
     """A serializer's field errors as ``{"errors": [{"line": null, "column": field, "detail"}]}``."""
     return {"errors": [{"line": None, "column": name, "detail": str(message)}
@@ -136,8 +126,9 @@ class ImportResultsView(CompetitionToolView):
                            "dry_run=true previews it",
                    request={"multipart/form-data": ImportResultsSerializer},
                    responses={200: ImportPreviewSerializer, 201: ImportDoneSerializer,
-                              400: OpenApiResponse(LineErrorsSerializer, description="The file is refused "
-                                                   "(its first problem, by line and column); nothing is written.")})
+                              400: OpenApiResponse(description='The file is refused, nothing written: '
+                                                   '{"errors": [{"line", "column", "detail"}]} (its first problem; '
+                                                   'line 1 the header, null the whole file).')})
     def post(self, request, slug: str):
         competition = self.competition()
         data = ImportResultsSerializer(data=request.data)
@@ -180,16 +171,6 @@ class BulkEntrantsSerializer(serializers.Serializer):
         return attrs
 
 
-class LineDetailSerializer(serializers.Serializer):
-    line = serializers.IntegerField(allow_null=True, help_text="The item (1: the first); null: the whole request.")
-    detail = serializers.CharField()
-    column = serializers.CharField(required=False, allow_null=True)
-
-
-class BulkErrorsSerializer(serializers.Serializer):
-    errors = LineDetailSerializer(many=True)
-
-
 class BulkEntrantsView(CompetitionToolView):
     serializer_class = BulkEntrantsSerializer
 
@@ -197,8 +178,9 @@ class BulkEntrantsView(CompetitionToolView):
                            "licences checked as sign-up checks them), or unregistered entrants",
                    request=BulkEntrantsSerializer,
                    responses={201: api_serializers.EntrantSerializer(many=True),
-                              400: OpenApiResponse(BulkErrorsSerializer, description="Every refused item by its "
-                                                   "line; nothing is added.")})
+                              400: OpenApiResponse(description='Nothing added: {"errors": [{"line", "detail"}]}, '
+                                                   'every refused item by its line (1 the first; null the whole '
+                                                   'request).')})
     def post(self, request, slug: str):
         competition = self.competition()
         data = BulkEntrantsSerializer(data=request.data)
