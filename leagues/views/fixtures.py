@@ -143,6 +143,24 @@ def _refusal_message(exc: Exception) -> str:
     return capfirst(exc.detail)
 
 
+# the result form's values, by the stored result's field that holds each
+RESULT_FORM_FIELDS = {
+    "outcome": "outcome", "outcome_side": "outcome_side", "home_goals": "table_home_goals",
+    "away_goals": "table_away_goals", "home_et_goals": "home_et_goals", "away_et_goals": "away_et_goals",
+    "home_shootout": "home_shootout", "away_shootout": "away_shootout", "home_discipline": "home_discipline",
+    "away_discipline": "away_discipline",
+}
+
+
+def _same_result(result: Result | None, data: dict) -> bool:
+    """Whether the form sends back the result recorded already (a form saved untouched)."""
+    if result is None:
+        return False
+    return all((data.get(name) or 0) == (getattr(result, stored) or 0) if name not in ("outcome", "outcome_side")
+               else (data.get(name) or "") == (getattr(result, stored) or "")
+               for name, stored in RESULT_FORM_FIELDS.items())
+
+
 @login_required
 def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _managed_fixture(request, pk)
@@ -160,6 +178,9 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
                    previous=result_token(result))
     form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     cascade_needed = None
+    if request.method == "POST" and form.is_valid() and _same_result(result, form.cleaned_data):
+        messages.info(request, _("The result is unchanged."))  # saved untouched: nothing recorded again
+        return redirect("site:fixture", pk=fixture.pk)
     if request.method == "POST" and form.is_valid():
         try:
             result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)

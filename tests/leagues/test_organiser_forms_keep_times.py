@@ -13,7 +13,7 @@ from django.forms.models import model_to_dict
 from django.test import Client
 
 from leagues.form_fields import time_zone_names
-from leagues.models import Competition, Entrant, Fixture, FixtureChange, Registration
+from leagues.models import Competition, Entrant, Fixture, FixtureChange, Registration, Result
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.registration import registration_open
 from tests.leagues.factories import UserFactory
@@ -140,3 +140,21 @@ def test_the_time_zone_is_chosen_from_the_iana_names_the_federations_by_default(
     assert response.status_code == 200 and "Mars/Olympus is not a time zone" in response.content.decode()
     assert not Competition.objects.filter(name="Open de Lisboa").exists()
     assert Competition.objects.create(name="X", slug="x").time_zone == "Europe/Lisbon"
+
+
+@pytest.mark.django_db
+def test_the_result_form_saved_untouched_records_nothing_again(django_capture_on_commit_callbacks):
+    competition, client = _setup("Asia/Tokyo", NOWS[0])
+    fixtures_generate(competition=competition)
+    fixture = competition.fixtures.exclude(status=Fixture.Status.BYE).order_by("pk").first()
+    action = f"/manage/fixtures/{fixture.pk}/result/"
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(action, {**form_data(client.get(action).content.decode(), ""), "home_goals": 2, "away_goals": 1})
+    result = Result.objects.get(fixture=fixture)
+    changes = FixtureChange.objects.filter(fixture=fixture).count()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(action, form_data(client.get(action).content.decode(), ""))
+    assert response.status_code in (200, 302)
+    again = Result.objects.get(fixture=fixture)
+    assert (again.home_goals, again.away_goals, again.recorded_at) == (2, 1, result.recorded_at)
+    assert FixtureChange.objects.filter(fixture=fixture).count() == changes
