@@ -20,7 +20,7 @@ AB_ARGS         ?=
 # DEBUG is off unless set (config/settings.py): the local targets below are development, so on
 DEBUG ?= 1
 
-.PHONY: install run test lint bench faults worker beat clean messages
+.PHONY: install run test lint bench faults worker beat clean messages manage
 
 # the simulation's C part is built in place by the install: when it is missing (a `git clean`,
 # a removed file), the install runs again
@@ -46,6 +46,11 @@ run: $(STAMP)
 	$(PY) manage.py load_demo --if-empty
 	$(PY) manage.py run_clock & clock=$$!; trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# any manage.py command under the development set-up: make manage ARGS="standings liga-botonera --json"
+manage: export DEBUG := $(DEBUG)
+manage: $(STAMP)
+	$(PY) manage.py $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

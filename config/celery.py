@@ -13,13 +13,19 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
+from pathlib import Path
 
 from celery import Celery
 from celery import Task as BaseTask
 from celery.worker.consumer import Consumer as BaseConsumer
 from django.db import transaction
 
+from config.boot import settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+if Path(sys.argv[0]).name == "celery":  # `celery -A config worker|beat`: a wrong setting is one line, no traceback
+    settings_or_exit()
 
 logger = logging.getLogger("botonera.tasks")
 

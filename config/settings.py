@@ -76,7 +76,9 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (for development set DEBUG=1, as the make targets do: "
+            "make manage ARGS=\"...\")")
     SECRET_KEY = "django-insecure-development-only-botonera-key-do-not-use-in-production"
 elif not DEBUG and (weakness := secret_key_weakness(SECRET_KEY)):
     raise ImproperlyConfigured(
@@ -213,6 +215,16 @@ LANGUAGE_COOKIE_NAME = "django_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+# the federation's own time zone: a new competition's, until its organiser chooses another
+FEDERATION_TIME_ZONE = os.environ.get("FEDERATION_TIME_ZONE", "").strip() or "UTC"
+try:
+    import zoneinfo
+
+    zoneinfo.ZoneInfo(FEDERATION_TIME_ZONE)
+except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+    raise ImproperlyConfigured(
+        f"FEDERATION_TIME_ZONE must be an IANA time zone name such as Europe/Lisbon, not {FEDERATION_TIME_ZONE!r}"
+    ) from None
 USE_I18N = True
 USE_TZ = True
 

@@ -2,22 +2,23 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from leagues import names
+from leagues.form_fields import TimeZoneField, ZonedDateTimeField, ZonedTimesForm
 from leagues.models import (
     FIXED_AFTER_DRAW,
     Club,
     Competition,
     Outcome,
     Player,
+    Registration,
     Side,
     TiebreakPreset,
-    aware_in,
 )
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.standings import validate_criteria
@@ -45,6 +46,10 @@ KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes"
 
 
 class CompetitionForm(forms.ModelForm):
+    time_zone = TimeZoneField(
+        label=_("Time zone"), required=False,
+        help_text=_("Type to search the list (a city: Europe/Lisbon, America/Sao_Paulo); kick-offs, check-in and "
+                    "registration are given and shown in it."))
     tiebreak_criteria = forms.CharField(
         required=False, help_text=_("Custom preset only: criterion keys after points, comma-separated."),
     )
@@ -75,6 +80,8 @@ class CompetitionForm(forms.ModelForm):
         self.fields["slug"].required = False
         for name in KEEP_WHEN_EMPTY:
             self.fields[name].required = False
+        if not self.instance.pk and not self.is_bound:
+            self.initial.setdefault("time_zone", settings.FEDERATION_TIME_ZONE)
         if self.instance.pk:
             self.initial["tiebreak_criteria"] = ", ".join(self.instance.tiebreak_criteria or [])
             if self.instance.fixtures.exists():
@@ -340,24 +347,20 @@ class PlayerReportForm(forms.Form):
     away_goals = forms.IntegerField(min_value=0, max_value=99, label=_("Away goals"))
 
 
-class RescheduleForm(forms.Form):
-    """A new kick-off, given in the competition's time zone."""
+class RescheduleForm(ZonedTimesForm, forms.Form):
+    """A new kick-off, given and shown in the competition's time zone (``initial["kickoff"]``:
+    the fixture's, aware)."""
 
-    kickoff = forms.DateTimeField(label=_("Kick-off"), input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
     reason = forms.CharField(max_length=1000, required=False, label=_("Reason"))
 
     def __init__(self, *args, zone: zoneinfo.ZoneInfo, **kwargs):
         super().__init__(*args, **kwargs)
         self.zone = zone
-        self.fields["kickoff"].help_text = _("In %(zone)s time.") % {"zone": str(zone)}
+        self.fields["kickoff"] = ZonedDateTimeField(zone=zone, label=_("Kick-off"))
+        self.order_fields(["kickoff", "reason"])
 
-    def clean_kickoff(self) -> datetime:
-        value = self.cleaned_data["kickoff"]
-        local = value.replace(tzinfo=None) if value.tzinfo else value
-        if not 1900 <= local.year <= 2200:
-            raise forms.ValidationError(_("Give a year from 1900 to 2200."))
-        return aware_in(self.zone, local)
+    def clean(self):
+        return self.keep_untouched_times(super().clean())
 
 
 class RoundRescheduleForm(RescheduleForm):
@@ -370,3 +373,21 @@ class RoundRescheduleForm(RescheduleForm):
         self.fields["round"].queryset = rounds
         self.fields["round"].label_from_instance = names.shown  # "Round 5" in the reader's language
         self.order_fields(["round", "kickoff", "reason"])
+
+
+class RegistrationForm(ZonedTimesForm, forms.ModelForm):
+    """A competition's registration: its opening and closing times given and shown in the
+    competition's time zone."""
+
+    class Meta:
+        model = Registration
+        fields = ["opens_at", "closes_at", "capacity", "licence_required", "waiting_list"]
+
+    def __init__(self, *args, zone: zoneinfo.ZoneInfo, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("opens_at", "closes_at"):
+            model_field = self.fields[name]
+            self.fields[name] = ZonedDateTimeField(zone=zone, label=model_field.label)
+
+    def clean(self):
+        return self.keep_untouched_times(super().clean())

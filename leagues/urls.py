@@ -2,7 +2,16 @@
 from django.urls import path
 
 import config.converters  # noqa: F401  (registers <id:...>)
-from leagues.views import calendars, embeds, exports, fixtures, pages, reports, year
+from leagues.views import (
+    calendars,
+    embeds,
+    exports,
+    fixtures,
+    organiser_tools,
+    pages,
+    reports,
+    year,
+)
 
 app_name = "site"
 urlpatterns = [
@@ -44,6 +53,9 @@ urlpatterns = [
     path("manage/<slug:slug>/reschedule-round/", fixtures.round_reschedule_view, name="reschedule-round"),
     path("manage/<slug:slug>/entrants/<id:entrant_id>/withdraw/", pages.withdraw_entrant, name="withdraw-entrant"),
     path("manage/<slug:slug>/entrants/<id:entrant_id>/remove/", pages.remove_entrant, name="remove-entrant"),
+    path("manage/<slug:slug>/copy/", organiser_tools.competition_copy_view, name="competition-copy"),
+    path("manage/<slug:slug>/entrants/bulk/", organiser_tools.entrants_bulk_view, name="entrants-bulk"),
+    path("manage/<slug:slug>/import-results/", organiser_tools.import_results_view, name="import-results"),
     path("manage/<slug:slug>/registration/", year.registration_view, name="registration"),
     path("manage/<slug:slug>/sign-ups/<id:pk>/decide/", year.sign_up_decide_view, name="sign-up-decide"),
     path("manage/fixtures/<id:pk>/result/", fixtures.record_result, name="record-result"),

@@ -49,7 +49,8 @@ def test_the_suite_runs_with_debug_set():
 def test_production_refuses_to_start_without_secret_key():
     proc = _run(["manage.py", "check"], DEBUG="0", SECRET_KEY="")
     assert proc.returncode == 1
-    assert proc.stderr == "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off\n"
+    assert proc.stderr == ('ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off (for development set '
+                           'DEBUG=1, as the make targets do: make manage ARGS="...")\n')
 
 
 WEAK_KEYS = {
@@ -87,3 +88,31 @@ def test_embedded_defaults_use_sqlite_and_eager_celery():
                  "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER)"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["django.db.backends.sqlite3", "True"]
+
+
+def _fresh_shell_env() -> dict:
+    """A fresh shell's environment: no DEBUG, SECRET_KEY or database of the suite's."""
+    return {k: v for k, v in os.environ.items()
+            if k in ("PATH", "HOME", "LANG", "TMPDIR") and k not in ("DEBUG", "SECRET_KEY")}
+
+
+def test_celery_without_secret_key_says_so_in_one_line():
+    done = subprocess.run([str(ROOT / ".venv" / "bin" / "celery"), "-A", "config", "worker"], cwd=ROOT,
+                          env=_fresh_shell_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        'ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off (for development set DEBUG=1, as the make '
+        'targets do: make manage ARGS="...")']
+
+
+def test_the_readmes_organiser_commands_work_as_written_in_a_fresh_shell():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Organisers' commands", 1)[1].split("\n## ", 1)[0]
+    assert "python manage.py" not in section.replace(".venv/bin/python manage.py", "")
+    commands = [line.split("#")[0].strip() for line in section.splitlines() if line.startswith("make manage ARGS=")]
+    assert len(commands) >= 5
+    for args in ("standings --help", "import_results --help"):
+        done = subprocess.run(["make", "-s", "manage", f"ARGS={args}"], cwd=ROOT, env=_fresh_shell_env(),
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "usage: manage.py" in done.stdout

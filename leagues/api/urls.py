@@ -4,7 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 import config.converters  # noqa: F401  (registers <id:...>)
 
-from . import auth, views, year
+from . import auth, organiser_tools, views, year
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -26,6 +26,11 @@ urlpatterns = [
     path("ratings/<id:player_id>/", year.RatingHistoryView.as_view(), name="rating-history"),
     path("ranking/", year.RankingView.as_view(), name="ranking"),
     path("competitions/<slug:slug>/registration/", year.RegistrationView.as_view(), name="registration"),
+    path("competitions/<slug:slug>/import-results/", organiser_tools.ImportResultsView.as_view(),
+         name="import-results"),
+    path("competitions/<slug:slug>/entrants/bulk/", organiser_tools.BulkEntrantsView.as_view(),
+         name="entrants-bulk"),
+    path("competitions/<slug:slug>/copy/", organiser_tools.CopyCompetitionView.as_view(), name="competition-copy"),
     path("ranking/scale/", year.ScaleView.as_view(), name="ranking-scale"),
     path("ranking/history/<id:player_id>/", year.RankHistoryView.as_view(), name="rank-history"),
     path("", include(router.urls)),

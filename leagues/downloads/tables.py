@@ -2,7 +2,8 @@
 tablib), and the fixtures of a round for its printable sheet.
 
 - ``standings_dataset``: the stored standings, one row per entrant and group, in the columns of
-  ``manage.py standings --json`` (COMPETITIONS.md §7) with ``group`` first and ``club`` added.
+  ``manage.py standings --json`` (COMPETITIONS.md §7) with ``group`` first and ``club`` added;
+  a competition with a knockout adds its final placings.
 - ``fixtures_dataset``: every fixture but the byes (a Swiss's byes too: they are its rounds'
   fixtures, ``away`` empty), with its kick-off in the competition's zone (ISO 8601 with its
   offset), venue, status and official score.
@@ -33,9 +34,10 @@ from leagues.models import Competition, Fixture, Outcome, Round, Stage, Standing
 from leagues.rules import bracket_layout
 from leagues.selectors import is_third_place
 from leagues.services.imports import OPTIONAL, REQUIRED
+from leagues.services.ratings import placings_now
 
 RESULT_COLUMNS = (*REQUIRED, *OPTIONAL)
-STANDINGS_COLUMNS = ("group", "position", "entrant", "club", "played", "won", "drawn", "lost", "goals_for",
+STANDINGS_COLUMNS = ("group", "position", "shared", "entrant", "club", "played", "won", "drawn", "lost", "goals_for",
                      "goals_against", "goal_difference", "points", "tiebreak")
 FIXTURES_COLUMNS = ("id", "stage", "group", "round", "date", "kickoff", "time_zone", "home", "away", "venue",
                     "status", "home_goals", "away_goals")
@@ -69,16 +71,29 @@ def _round_label(fixture: Fixture) -> str:
 
 
 def standings_dataset(competition: Competition) -> tablib.Dataset:
+    """The stored standings (a league's, a group stage's), then, for a competition with a
+    knockout, its final placings as the results stand (``leagues.services.ratings.placings_now``:
+    ``group`` "Final placings", ``position`` the first place of the band, ``shared`` when the band
+    is shared, the counts empty). ``position`` is a number, ``shared`` a boolean."""
     data = tablib.Dataset(headers=list(STANDINGS_COLUMNS), title=_("Standings"))
     rows = (Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
             .order_by("group__name", "position", "entrant__name"))
     for row in rows:
         data.append([
-            row.group.name if row.group_id else "", f"{row.position}{'=' if row.shared else ''}",
+            row.group.name if row.group_id else "", row.position, bool(row.shared),
             row.entrant.name, row.entrant.club.name if row.entrant.club_id else "",
             row.played, row.won, row.drawn, row.lost, row.goals_for, row.goals_against,
             row.goal_difference, row.points, row.tiebreak,
         ])
+    if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
+        bands = placings_now(competition=competition)
+        entrants = {e.pk: e for e in competition.entrants.filter(pk__in=bands).select_related("club")}
+        label = _("Final placings")
+        for pk, band in sorted(bands.items(), key=lambda item: (item[1].place, item[1].place_to,
+                                                                entrants[item[0]].name)):
+            entrant = entrants[pk]
+            data.append([label, band.place, band.shared, entrant.name,
+                         entrant.club.name if entrant.club_id else "", *[""] * (len(STANDINGS_COLUMNS) - 5)])
     return data
 
 

@@ -69,6 +69,11 @@ def validate_time_zone(value: str) -> None:
         ) from None
 
 
+def federation_time_zone() -> str:
+    """A new competition's time zone: the federation's (``settings.FEDERATION_TIME_ZONE``)."""
+    return settings.FEDERATION_TIME_ZONE
+
+
 def aware_in(zone: zoneinfo.ZoneInfo, local: datetime) -> datetime:
     """``local`` (a wall-clock time, naive) in ``zone``; raises ``ValidationError`` for a time
     that does not exist there (the hour skipped when the clocks go forward)."""
@@ -199,7 +204,7 @@ class Competition(models.Model):
         help_text=_("Where its fixtures are played, unless a fixture says otherwise."), verbose_name=_("venue")
     )
     time_zone = models.CharField(
-        max_length=64, default="UTC", validators=[validate_time_zone],
+        max_length=64, default=federation_time_zone, validators=[validate_time_zone],
         help_text=_("IANA name; kick-off times are shown in it."), verbose_name=_("time zone")
     )
     kickoff_time = models.TimeField(

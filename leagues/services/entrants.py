@@ -26,6 +26,11 @@ class EntrantError(ValueError):
         self.field = field
 
 
+def entrant_name(player: Player, club: Club | None) -> str:
+    """A player's entrant name: "Ana Ferreira (Mesa Verde)", or the player's name without a club."""
+    return f"{player.full_name} ({club.name})" if club else player.full_name
+
+
 @retry_conflicts
 def entrant_add(
     *,
@@ -43,7 +48,7 @@ def entrant_add(
     field for a name, player or seed already taken."""
     if player is not None:
         club = club or player.club_on(timezone.localdate())
-        name = name or (f"{player.full_name} ({club.name})" if club else player.full_name)
+        name = name or entrant_name(player, club)
     if not name:
         raise EntrantError(_("an entrant needs a player or a name"), field="name")
     with transaction.atomic():

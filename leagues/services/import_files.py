@@ -79,6 +79,14 @@ def _size_of(file) -> int | None:
     return None
 
 
+def refuse_over_byte_limit(file) -> None:
+    """Raises ``ImportTooLarge`` when ``file``'s size (known without reading it) is over
+    ``settings.IMPORT_MAX_BYTES``; a size that cannot be known passes (the reading counts)."""
+    size = _size_of(file)
+    if size is not None and size > settings.IMPORT_MAX_BYTES:
+        raise _too_many_bytes(size, settings.IMPORT_MAX_BYTES)
+
+
 class ResultsFile:
     """A results file within the limits (``ImportTooLarge`` otherwise, from the constructor).
 

@@ -41,6 +41,8 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
         if match is not None and match.is_started:
             raise PlayError(409, "online_match_started",
                             _("its online match has started: annul it first to play it another day"))
+        if fixture.status != Fixture.Status.CANCELLED and kickoff_at == fixture.kickoff_at:
+            return fixture  # the same kick-off: nothing moves, nothing is recorded or sent
         _check_not_past(fixture, kickoff_at, now)
         before = fixture_state(fixture, result=None)
         fixture.kickoff_at = kickoff_at.astimezone(UTC)

@@ -120,9 +120,7 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
             "decision_form": DecisionForm(fixture=fixture),
             "annul_form": AnnulMatchForm(),
-            "reschedule_form": RescheduleForm(zone=competition.zone, initial={
-                "kickoff": timezone.localtime(fixture.kickoff_at, competition.zone).replace(tzinfo=None)
-                if fixture.kickoff_at else None}),
+            "reschedule_form": RescheduleForm(zone=competition.zone, initial={"kickoff": fixture.kickoff_at}),
         })
     return render(request, "leagues/fixture.html", context)
 
@@ -150,6 +148,24 @@ def _refusal_message(exc: Exception) -> str:
     return capfirst(exc.detail)
 
 
+# the result form's values, by the stored result's field that holds each
+RESULT_FORM_FIELDS = {
+    "outcome": "outcome", "outcome_side": "outcome_side", "home_goals": "table_home_goals",
+    "away_goals": "table_away_goals", "home_et_goals": "home_et_goals", "away_et_goals": "away_et_goals",
+    "home_shootout": "home_shootout", "away_shootout": "away_shootout", "home_discipline": "home_discipline",
+    "away_discipline": "away_discipline",
+}
+
+
+def _same_result(result: Result | None, data: dict) -> bool:
+    """Whether the form sends back the result recorded already (a form saved untouched)."""
+    if result is None:
+        return False
+    return all((data.get(name) or 0) == (getattr(result, stored) or 0) if name not in ("outcome", "outcome_side")
+               else (data.get(name) or "") == (getattr(result, stored) or "")
+               for name, stored in RESULT_FORM_FIELDS.items())
+
+
 @login_required
 def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _managed_fixture(request, pk)
@@ -167,6 +183,9 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
                    previous=result_token(result))
     form = ResultForm(request.POST if request.method == "POST" else None, initial=initial)
     cascade_needed = None
+    if request.method == "POST" and form.is_valid() and _same_result(result, form.cleaned_data):
+        messages.info(request, _("The result is unchanged."))  # saved untouched: nothing recorded again
+        return redirect("site:fixture", pk=fixture.pk)
     if request.method == "POST" and form.is_valid():
         try:
             result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)
@@ -231,10 +250,13 @@ def fixture_annul_match(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def fixture_reschedule_view(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _managed_fixture(request, pk)
-    form = RescheduleForm(request.POST, zone=fixture.competition.zone)
+    form = RescheduleForm(request.POST, zone=fixture.competition.zone, initial={"kickoff": fixture.kickoff_at})
     if not form.is_valid():
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
+        return redirect("site:fixture", pk=pk)
+    if form.cleaned_data["kickoff"] == fixture.kickoff_at and fixture.status != Fixture.Status.CANCELLED:
+        messages.info(request, _("The kick-off is unchanged."))
         return redirect("site:fixture", pk=pk)
     try:
         fixture_reschedule(fixture=fixture, kickoff_at=form.cleaned_data["kickoff"],

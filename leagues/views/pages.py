@@ -63,6 +63,7 @@ from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
 from leagues.services.tokens import token_revoke, tokens_of, tokens_revoke_all
 from leagues.views.fixtures import round_reschedule_form
+from leagues.views.organiser_tools import ResultsUploadForm
 from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
 
 
@@ -327,6 +328,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "overdue": overdue_fixtures(competition=competition),
         "disputed": list(fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN,
                                               reports__status=ResultReport.Status.DISPUTED).distinct()),
+        "results_upload_form": ResultsUploadForm(),
         **manage_sign_up_context(competition),
     })
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues.charts import line_chart
+from leagues.forms import RegistrationForm
 from leagues.models import (
     Competition,
     Player,
@@ -125,22 +125,12 @@ def sign_up_context(request: HttpRequest, competition: Competition) -> dict:
     }
 
 
-class RegistrationForm(forms.ModelForm):
-    class Meta:
-        model = Registration
-        fields = ["opens_at", "closes_at", "capacity", "licence_required", "waiting_list"]
-        widgets = {"opens_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-                   "closes_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
-
-
 def manage_sign_up_context(competition: Competition) -> dict:
     """What the organiser's page shows of sign-up: the registration's form and the sign-ups to decide."""
     registration = Registration.objects.filter(competition=competition).first()
-    with timezone.override(competition.zone):
-        form = RegistrationForm(instance=registration, initial=None if registration else {
-            "opens_at": timezone.localtime().replace(second=0, microsecond=0),
-            "closes_at": (timezone.localtime() + timedelta(days=14)).replace(second=0, microsecond=0),
-            "capacity": 16})
+    now = timezone.now().replace(second=0, microsecond=0)
+    form = RegistrationForm(instance=registration, zone=competition.zone, initial=None if registration else {
+        "opens_at": now, "closes_at": now + timedelta(days=14), "capacity": 16})
     return {
         "registration": registration, "registration_form": form,
         "sign_ups": list(SignUp.objects.filter(competition=competition).select_related("player", "decided_by")
@@ -196,10 +186,9 @@ def sign_up_withdraw_view(request: HttpRequest, slug: str, pk: int) -> HttpRespo
 @require_POST
 def registration_view(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _managed(request, slug)
-    with timezone.override(competition.zone):
-        form = RegistrationForm(request.POST)
-        valid = form.is_valid()
-    if not valid:
+    form = RegistrationForm(request.POST, instance=Registration.objects.filter(competition=competition).first(),
+                            zone=competition.zone)
+    if not form.is_valid():
         for field, errors in form.errors.items():
             messages.error(request, f"{field}: {' '.join(errors)}")
     else:
