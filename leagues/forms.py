@@ -192,6 +192,12 @@ class CompetitionForm(forms.ModelForm):
             self.add_error("walkover_goals_for", _("A walkover needs a winner."))
         if data.get("tiebreak_preset") == TiebreakPreset.CUSTOM and not data.get("tiebreak_criteria"):
             self.add_error("tiebreak_criteria", _("The custom preset needs its criteria."))
+        if data.get("format") == Competition.Format.SWISS \
+                and data.get("withdrawal_policy") == Competition.WithdrawalPolicy.ANNUL:
+            if "withdrawal_policy" in self.changed_data:  # chosen: said why not; left as shown: the Swiss's own
+                self.add_error("withdrawal_policy", Competition.SWISS_KEEPS_RESULTS)
+            else:
+                data["withdrawal_policy"] = Competition.WithdrawalPolicy.FORFEIT_REMAINING
         if data.get("placement_matches") and data.get("format") == Competition.Format.LEAGUE:
             self.add_error("placement_matches", _("Placement matches are played after a knockout; a league's "
                                                   "standings decide its places."))

@@ -216,6 +216,10 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
         if self.instance is None and get("format") == Competition.Format.SWISS and "tiebreak_preset" not in attrs:
             attrs["tiebreak_preset"] = "fide_swiss"  # a Swiss is ranked by the FIDE criteria unless told otherwise
+        if get("format") == Competition.Format.SWISS:
+            if attrs.get("withdrawal_policy") == Competition.WithdrawalPolicy.ANNUL:
+                raise serializers.ValidationError({"withdrawal_policy": Competition.SWISS_KEEPS_RESULTS})
+            attrs["withdrawal_policy"] = Competition.WithdrawalPolicy.FORFEIT_REMAINING
         if get("placement_matches") and get("format") == Competition.Format.LEAGUE:
             raise serializers.ValidationError({"placement_matches": _(
                 "placement matches are played after a knockout; a league's standings decide its places")})

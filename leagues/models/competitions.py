@@ -117,6 +117,16 @@ class Competition(models.Model):
         ANNUL = "annul", _("Annul all its results")
         FORFEIT_REMAINING = "forfeit_remaining", _("Its remaining fixtures become walkovers")
 
+    #: A Swiss keeps what a withdrawn entrant played (FIDE C.04.1: its opponents' Buchholz and
+    #: the later pairings rest on those results): its policy is always ``forfeit_remaining``.
+    SWISS_KEEPS_RESULTS = _("A Swiss keeps the results a withdrawn entrant played (its opponents' "
+                            "Buchholz counts them): its remaining fixtures become walkovers.")
+
+    @classmethod
+    def withdrawal_policy_for(cls, fmt: str) -> str:
+        """The withdrawal policy a competition of format ``fmt`` takes when none is given."""
+        return cls.WithdrawalPolicy.FORFEIT_REMAINING if fmt == cls.Format.SWISS else cls.WithdrawalPolicy.ANNUL
+
     class RuleSet(models.TextChoices):
         ONE_TOUCH = "one_touch", _("One touch (FISTF)")
         MBS = "mbs", _("MBS")

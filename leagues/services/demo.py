@@ -201,6 +201,7 @@ def demo_federation(*, today: date | None = None, random_passwords: bool = False
     swiss_open, created = Competition.objects.get_or_create(
         slug=f"open-suico-{slugify(label)}",
         defaults={"name": f"Open Suíço {label}", "season": season, "format": Competition.Format.SWISS, "rounds": 5,
+                  "withdrawal_policy": Competition.WithdrawalPolicy.FORFEIT_REMAINING,
                   "tiebreak_preset": "fide_swiss", "first_date": max(start, today - timedelta(days=3 * 7 - 2)),
                   "days_between_rounds": 7, "time_zone": "Europe/Lisbon", "lots_seed": 20240903},
     )

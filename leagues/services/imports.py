@@ -398,7 +398,7 @@ def competition_new(
     return Competition(
         slug=slug, name=name, tiebreak_preset=preset, tiebreak_criteria=criteria,
         points_win=points[0], points_draw=points[1], points_loss=points[2], format=format, season=season,
-        rounds=rounds,
+        rounds=rounds, withdrawal_policy=Competition.withdrawal_policy_for(format),
     )
 
 

@@ -250,6 +250,43 @@ def test_a_withdrawn_entrant_is_not_paired_again_and_its_open_fixture_is_a_walko
     assert rows[leaving.name]["played"] == 2  # its results stand (the walkover counted as a game)
 
 
+def test_a_swiss_keeps_a_withdrawn_entrants_results_whatever_it_was_given():
+    """FIDE C.04.1: the others' Buchholz and the pairings rest on what a withdrawn entrant
+    played, so a Swiss never annuls it: made without a policy it takes ``forfeit_remaining``,
+    and ``annul`` is refused naming the field, nothing stored."""
+    client, _user = organiser()
+    refused = client.post("/api/competitions/", {"name": "Open annul", "slug": "annul", "format": "swiss",
+                                                 "rounds": 3, "withdrawal_policy": "annul"}, format="json")
+    assert refused.status_code == 400 and "withdrawal_policy" in refused.json(), refused.content
+    assert not Competition.objects.filter(slug="annul").exists()
+    competition = swiss_of(client, 6, rounds=4, slug="keeps")
+    assert client.get(f"/api/competitions/{competition.slug}/").json()["withdrawal_policy"] == "forfeit_remaining"
+    changed = client.patch(f"/api/competitions/{competition.slug}/", {"withdrawal_policy": "annul"}, format="json")
+    assert changed.status_code == 400 and "withdrawal_policy" in changed.json()
+    assert pair(client, competition).status_code == 201
+    play_round(client, competition, 1)
+    winner_of = {f["away"]["name"]: f["home"]["name"] for f in round_fixtures(client, competition, 1) if f["away"]}
+    leaving_name, beaten_by = next(iter(winner_of.items()))
+    leaving = Entrant.objects.get(competition=competition, name=leaving_name)
+    assert client.post(f"/api/entrants/{leaving.pk}/withdraw/", {}, format="json").status_code == 200
+    rows = table(client, competition)
+    assert rows[beaten_by]["won"] == 1 and rows[leaving_name]["played"] == 1  # the result it played stands
+
+
+def test_the_settings_page_gives_a_new_swiss_its_own_withdrawal_policy():
+    from .test_permissions import _competition_form
+
+    user = get_user_model().objects.create_user(username="swiss-form", password="pw-swiss-1")
+    user.user_permissions.add(Permission.objects.get(codename="add_competition", content_type__app_label="leagues"))
+    page = Client()
+    page.force_login(user)
+    form = {**_competition_form("Open form", slug="open-form"), "format": "swiss", "rounds": "5",
+            "tiebreak_preset": "fide_swiss"}
+    made = page.post("/manage/new/", form)
+    assert made.status_code == 302, made.context["form"].errors if made.context else made
+    assert Competition.objects.get(slug="open-form").withdrawal_policy == "forfeit_remaining"
+
+
 def test_a_late_entrant_joins_from_the_next_round_at_zero_points():
     client, _user = organiser()
     competition = swiss_of(client, 5, rounds=3)
