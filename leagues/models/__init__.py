@@ -10,8 +10,10 @@ from .competitions import (
     FIRST_DATE_MIN,
     FIXED_AFTER_DRAW,
     MATCH_SETTINGS,
+    TEAM_FIXED_AFTER_DRAW,
     Competition,
     Entrant,
+    EntrantKind,
     Fixture,
     FixtureChange,
     Group,
@@ -23,6 +25,7 @@ from .competitions import (
     Stage,
     Standing,
     TiebreakPreset,
+    TieDecider,
     Venue,
     aware_in,
     bounds,
@@ -42,6 +45,9 @@ from .registry import (
 from .signins import (
     AccountLock,
     SignInFailure,
+)
+from .teams import (
+    SquadMember,
 )
 from .tokens import (
     ApiToken,
@@ -65,6 +71,7 @@ __all__ = [
     "Competition",
     "DAYS_BETWEEN_ROUNDS",
     "Entrant",
+    "EntrantKind",
     "FIRST_DATE_MAX",
     "FIRST_DATE_MIN",
     "FIXED_AFTER_DRAW",
@@ -89,8 +96,11 @@ __all__ = [
     "Side",
     "SignInFailure",
     "SignUp",
+    "SquadMember",
     "Stage",
     "Standing",
+    "TEAM_FIXED_AFTER_DRAW",
+    "TieDecider",
     "TiebreakPreset",
     "Venue",
     "aware_in",
