@@ -67,7 +67,7 @@ class ResultConflict(Exception):
 def rules_for(*, fixture: Fixture) -> Rules:
     competition: Competition = fixture.competition
     return Rules(
-        knockout=fixture.is_knockout,
+        knockout=fixture.is_knockout and not fixture.is_game,  # a tie's game may end drawn: the tie is decided
         extra_time=competition.extra_time,
         shootout=competition.shootout,
         shootout_kicks=competition.shootout_kicks,
@@ -220,7 +220,7 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
     entrants) or ``keep_conflicts`` (a withdrawal: they are left as they are, and shown to the
     organisers as conflicts by the recomputation). A team tie's result is derived from its games
     first (``leagues.services.ties``)."""
-    ties.ties_derive(competition=competition, by=by, now=now)
+    ties.ties_settle(competition=competition, by=by, now=now)
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         plan = _plan(competition)
         struck: dict[int, FixtureChange] = {}

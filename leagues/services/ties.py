@@ -132,6 +132,15 @@ def _has_result(fixture: Fixture) -> bool:
     return True
 
 
+def ties_settle(*, competition: Competition, by=None, now: datetime | None = None) -> list[Fixture]:
+    """After a change of results in a team competition: the games follow their ties
+    (``games_follow``), then each tie is derived from its games (``ties_derive``)."""
+    if not competition.is_team:
+        return []
+    games_follow(competition_id=competition.pk, now=now)
+    return ties_derive(competition=competition, by=by, now=now)
+
+
 def ties_derive(*, competition: Competition, by=None, now: datetime | None = None) -> list[Fixture]:
     """Derives the result of every tie of ``competition`` from its games (the caller holds the
     competition's lock, in the transaction of the games' change): a tie whose counted games all

@@ -86,7 +86,9 @@ def team_world(*, clubs: int = 4, squad: int = 5, days_ahead: int = 3, draw: boo
     answer = api.post("/api/competitions/", body, format="json")
     assert answer.status_code == 201, answer.json()
     competition = Competition.objects.get(slug=slug)
-    made = [Club.objects.create(name=f"Club {chr(65 + i)}", slug=f"{slug}-club-{chr(97 + i)}") for i in range(clubs)]
+    prefix = "" if slug == "interclub" else f"{slug.title()} "
+    made = [Club.objects.create(name=f"{prefix}Club {chr(65 + i)}", slug=f"{slug}-club-{chr(97 + i)}")
+            for i in range(clubs)]
     teams, players = [], {}
     for i, club in enumerate(made):
         answer = api.post("/api/entrants/", {"competition": slug, "club": club.slug, "seed": i + 1}, format="json")
