@@ -746,6 +746,11 @@ class Result(models.Model):
     home_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("home discipline"))
     away_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("away discipline"))
 
+    # a team tie's derived result: the game points of its games (its goals are theirs, summed)
+    home_game_points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True,
+                                           verbose_name=_("home game points"))
+    away_game_points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True,
+                                           verbose_name=_("away game points"))
     home_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("home goals"))
     away_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("away goals"))
     winner_side = models.CharField(max_length=4, blank=True, help_text=_("Empty: a draw, or nobody (a double no-show)."), verbose_name=_("winner side"))

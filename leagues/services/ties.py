@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
+from decimal import Decimal
 
 from django.db.models import Q
 from django.utils import timezone
@@ -203,6 +204,8 @@ def _tie_result_values(tie: Fixture, outcome: ties.TieOutcome, *, by, now: datet
         "away_shootout": tie.away_tie_shootout if by_shootout else None,
         "home_discipline": 0, "away_discipline": 0,
         "home_goals": outcome.home_goals, "away_goals": outcome.away_goals,
+        "home_game_points": Decimal(str(outcome.home_game_points)),
+        "away_game_points": Decimal(str(outcome.away_game_points)),
         "winner_side": outcome.winner_side,
         "winner": tie.entrant(outcome.winner_side) if outcome.winner_side else None,
         "recorded_by": _user(by), "recorded_at": now, "adjudicated_at": now,

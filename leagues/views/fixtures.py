@@ -46,15 +46,18 @@ from leagues.services.results import (
     result_record,
     result_token,
 )
+from leagues.services.teams import lineup_deadline, lineup_visible, tie_needs_shootout
+from leagues.services.ties import games_of
 from matches import selectors as match_selectors
 from matches.models import Match
 from matches.services.play import PlayError
 
 
 def fixture_qs():
-    return Fixture.objects.select_related(
+    """Fixtures with what their pages read (a team tie's games too: each has its page)."""
+    return Fixture.with_games.select_related(
         "competition", "round__stage", "group", "home__club", "away__club", "home__player__user",
-        "away__player__user", "match", "result",
+        "away__player__user", "match", "result", "home_player", "away_player", "tie",
     )
 
 
@@ -110,6 +113,8 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "placed_alone": {"entrant": fixture.home or fixture.away, "place": band[0]}
         if alone and band is not None and not is_third_place(fixture) else None,
     }
+    if competition.is_team:
+        context.update(team_fixture_context(fixture, user=request.user, now=now))
     if manage:
         context.update({
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
@@ -120,6 +125,29 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
                 if fixture.kickoff_at else None}),
         })
     return render(request, "leagues/fixture.html", context)
+
+
+def team_fixture_context(fixture: Fixture, *, user, now) -> dict:
+    """A team tie's page: its tables side by side (each game's players, as far as the line-ups
+    may be shown to ``user``, and its result), the line-ups' state and the deadline; a game's
+    page: its tie and table."""
+    if fixture.tie_id is not None:
+        return {"tie": fixture.tie, "game_table": fixture.table, "is_game": True,
+                "lineup_shown": {side: lineup_visible(fixture.tie, side, user=user, now=now)
+                                 for side in ("home", "away")}}
+    shown = {side: lineup_visible(fixture, side, user=user, now=now) for side in ("home", "away")}
+    games = list(games_of(fixture).select_related("home_player", "away_player", "result", "match"))
+    for game in games:
+        game.shown_home = game.home_player if shown["home"] else None
+        game.shown_away = game.away_player if shown["away"] else None
+        game.official = result_of(game)
+    return {
+        "is_tie": True, "games": games, "lineup_deadline": lineup_deadline(fixture),
+        "sides": [(side, fixture.entrant(side)) for side in ("home", "away") if fixture.entrant(side)],
+        "lineups_shown": [side for side in ("home", "away") if shown[side]],
+        "lineups_in": [side for side in ("home", "away") if getattr(fixture, f"{side}_lineup_at")],
+        "needs_shootout": fixture.is_knockout and tie_needs_shootout(fixture),
+    }
 
 
 @login_required

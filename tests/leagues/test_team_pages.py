@@ -1,0 +1,72 @@
+"""The pages of a club championship: the tie page (its tables side by side, the line-ups as far
+as the reader may see them, the games' results, the derived tie result), a game's page, and the
+competition page's team standings and ties."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from leagues.services.standings import standings_recompute
+from tests.leagues.team_world import team_world
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, fixture) -> str:
+    answer = client.get(f"/fixtures/{fixture.pk}/")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+class TestTiePage:
+    def test_the_tables_side_by_side_with_the_lineups_hidden_until_both_are_in(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        home_players = world.players[tie.home_id][:4]
+        assert world.lineup(tie, "home").status_code == 200
+        html = page(Client(), tie)
+        assert html.count('class="card tie-table') == 4
+        assert "line-up in, hidden until both are in" in html
+        assert home_players[0].full_name not in html
+        world.lineup(tie, "away")
+        html = page(Client(), tie)
+        assert all(p.full_name in html for p in home_players)
+
+    def test_the_games_results_and_the_derived_tie_result(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(2, 0), (1, 1), (0, 3), (4, 1)])
+        html = page(Client(), tie)
+        assert "2½–1½" in html and "Derived from its games" in html and "(goals 7–5)" in html
+
+
+    def test_a_games_page_names_its_table_and_players(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        game = world.games(tie)[1]
+        html = page(Client(), game)
+        assert "Table 2 of the tie" in html
+        assert world.players[tie.home_id][1].full_name in html
+
+    def test_the_organiser_records_games_not_the_tie(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        client = Client()
+        client.force_login(world.organiser)
+        assert "Record a table result" not in page(client, tie)
+        assert "Record a table result" in page(client, world.games(tie)[0])
+
+
+class TestCompetitionPage:
+    def test_team_standings_with_game_points_and_the_ties(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(2, 0), (1, 1), (0, 3), (4, 1)])
+        standings_recompute(competition_id=world.competition.pk)
+        html = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+        assert 'title="Game points"' in html and "2½" in html
+        assert "Club ties over 4 tables" in html
+        assert html.count(f'href="/fixtures/{tie.pk}/"') >= 1
