@@ -36,6 +36,7 @@ from leagues.permissions import (
 from leagues.rules.standings import CRITERIA
 from leagues.selectors import live_matches_of
 from leagues.selectors.pages import (
+    team_games_of,
     bracket_split,
     competition_fixtures,
     competitions_with_progress,
@@ -218,6 +219,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        "team_games": team_games_of(player),
         **player_year_context(player),
     })
 

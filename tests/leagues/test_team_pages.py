@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from leagues.models import PlayerRating
+from leagues.services.ratings import ratings_recompute
 from leagues.services.standings import standings_recompute
 from tests.leagues.team_world import team_world
 
@@ -70,3 +72,27 @@ class TestCompetitionPage:
         assert 'title="Game points"' in html and "2½" in html
         assert "Club ties over 4 tables" in html
         assert html.count(f'href="/fixtures/{tie.pk}/"') >= 1
+
+
+class TestPlayersTeamGames:
+    def test_the_player_page_shows_his_team_games_and_for_which_team(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(2, 0), (1, 1), (0, 3), (4, 1)])
+        first = world.players[tie.home_id][0]
+        html = Client().get(f"/players/{first.pk}/").content.decode()
+        assert 'id="team-games"' in html and f"for {tie.home.name}" in html
+        assert "1 played · 1 won · 0 drawn · 0 lost" in html
+
+    def test_each_team_game_counts_for_its_two_players_ratings(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(2, 0), (1, 1), (0, 3), (4, 1)])
+        ratings_recompute(force=True)
+        home, away = world.players[tie.home_id], world.players[tie.away_id]
+        rated = {r.player_id: r for r in PlayerRating.objects.filter(player__in=[*home, *away])}
+        assert set(rated) == {p.pk for p in home[:4] + away[:4]}
+        assert rated[home[0].pk].rating > 1500 > rated[away[0].pk].rating
+        assert (rated[home[1].pk].games, rated[home[1].pk].draws) == (1, 1)
