@@ -63,7 +63,7 @@ CRITERIA: dict[str, Criterion] = {
         Criterion("median_buchholz", gettext_noop("median Buchholz"), "BH-M1", virtual_opponent=True),
         Criterion("sonneborn_berger", gettext_noop("Sonneborn-Berger"), "SB", virtual_opponent=True),
         Criterion("progressive", gettext_noop("progressive score"), "Prog"),
-        Criterion("game_points", gettext_noop("game points"), "GP"),
+        Criterion("game_points", gettext_noop("game points"), "GPts"),
     )
 }
 
