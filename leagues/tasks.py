@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from leagues.services import notices, online, ratings, results, standings
+from leagues.services import notices, online, ratings, results, standings, teams
 
 RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": True, "max_retries": 8}
@@ -46,7 +46,8 @@ def sweep() -> dict[str, int]:
     """Finds the pending work of ``leagues`` in the database and sends it again (beat): stale
     standings and brackets, adjudicated online matches not yet official, the double
     no-shows whose check-in has closed (recorded here), ratings older than the results, and
-    the check-in windows opened and kick-offs passed that players are to be told of (here). Returns what it found."""
+    the check-in windows opened and kick-offs passed that players are to be told of (here), and
+    the empty tables of team ties past their line-up deadline (walkovers, here). Returns what it found."""
     stale = standings.stale_competitions()
     for competition_id in stale:
         recompute_standings.enqueue(competition_id=competition_id)
@@ -54,9 +55,10 @@ def sweep() -> dict[str, int]:
     for match_id in awaiting:
         result_from_match.enqueue(match_id=match_id)
     no_shows = online.no_shows_record()
+    lineup_walkovers = teams.lineups_sweep()
     told = notices.checkin_open_due() + notices.walkover_warnings_due()
     ratings_stale = ratings.ratings_stale()
     if ratings_stale:
         recompute_ratings.enqueue()
     return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": no_shows, "ratings": int(ratings_stale),
-            "told": told}
+            "told": told, "lineup_walkovers": lineup_walkovers}

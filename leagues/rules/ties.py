@@ -36,6 +36,7 @@ class TieOutcome:
     winner_side: str  # "home", "away", or "" (drawn, or a knockout tie awaiting its shoot-out)
     decided_by: str  # "game_points", "goal_difference", "shootout", "" (drawn or awaiting)
     awaiting_shootout: bool = False
+    double_loss: bool = False  # every game a double no-show: the tie is lost by both, as a single fixture's
 
 
 def _half(value: float) -> float:
@@ -68,6 +69,8 @@ def tie_outcome(
             away_points += draw
     base = dict(home_game_points=_half(home_points), away_game_points=_half(away_points),
                 home_goals=home_goals, away_goals=away_goals)
+    if games and all(game.double_loss for game in games):
+        return TieOutcome(**base, winner_side="", decided_by="", double_loss=True)
     if home_points != away_points:
         return TieOutcome(**base, winner_side="home" if home_points > away_points else "away",
                           decided_by="game_points")

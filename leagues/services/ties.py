@@ -182,8 +182,9 @@ def ties_derive(*, competition: Competition, by=None, now: datetime | None = Non
                                         if k not in ("recorded_at", "adjudicated_at", "recorded_by")):
             continue
         result, _created = Result.objects.update_or_create(fixture=tie, defaults=values)
-        if tie.status != Fixture.Status.PLAYED:
-            tie.set_status(Fixture.Status.PLAYED, by=_user(by), now=now)
+        status = Fixture.Status.WALKOVER if outcome.double_loss else Fixture.Status.PLAYED
+        if tie.status != status:
+            tie.set_status(status, by=_user(by), now=now)
         change_record(fixture=tie, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
                       before=before, after=fixture_state(tie, result=result), by=by, now=now)
         changed.append(tie)
@@ -197,7 +198,9 @@ def _user(by):
 def _tie_result_values(tie: Fixture, outcome: ties.TieOutcome, *, by, now: datetime) -> dict:
     by_shootout = outcome.decided_by == "shootout"
     return {
-        "source": Result.Source.TIE, "match": None, "reason": "", "outcome": Outcome.PLAYED, "outcome_side": "",
+        "source": Result.Source.TIE, "match": None, "reason": "",
+        "outcome": Outcome.WALKOVER if outcome.double_loss else Outcome.PLAYED,
+        "outcome_side": Side.BOTH if outcome.double_loss else "",
         "table_home_goals": outcome.home_goals, "table_away_goals": outcome.away_goals,
         "home_et_goals": 0, "away_et_goals": 0,
         "home_shootout": tie.home_tie_shootout if by_shootout else None,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from leagues.models import Fixture, Result, Standing
 from leagues.services.standings import standings_recompute
 from leagues.services.teams import lineups_due, lineups_sweep
+from leagues.tasks import sweep as leagues_sweep
 from tests.leagues.team_world import make_player, team_world
 
 pytestmark = pytest.mark.django_db
@@ -167,6 +168,20 @@ class TestDerivedTie:
         assert (home.position, home.points, float(home.game_points), home.goals_for, home.goals_against) == (
             1, 3, 2.5, 7, 5)
         assert (away.position, away.points, float(away.game_points), away.won, away.lost) == (2, 0, 1.5, 0, 1)
+        table = world.api.get(f"/api/competitions/{world.competition.slug}/standings/").json()["tables"][0]
+        assert [(r["entrant_id"], r["points"], r["game_points"]) for r in table["rows"]] == [
+            (tie.home_id, 3, 2.5), (tie.away_id, 0, 1.5)]
+
+    def test_the_sweeper_finds_the_lineup_walkovers(self):
+        world = team_world(clubs=2, days_ahead=0)
+        tie = world.ties()[0]
+        tie.kickoff_at = timezone.now() - timedelta(minutes=1)
+        tie.save(update_fields=["kickoff_at"])
+        Fixture.with_games.filter(tie=tie).update(kickoff_at=tie.kickoff_at)
+        assert leagues_sweep()["lineup_walkovers"] == 4
+        tie.refresh_from_db()
+        assert all(g.result.is_double_no_show for g in world.games(tie))
+        assert tie.result.is_double_no_show and tie.status == Fixture.Status.WALKOVER  # lost by both
 
     def test_a_tie_drawn_on_game_points_in_a_league_is_a_draw(self):
         world = team_world(clubs=2)
