@@ -106,7 +106,8 @@ def standings_api_tables(*, competition: Competition) -> tuple[list[dict], datet
 
 def live_matches_of(*, competition: Competition):
     """The live online matches of the competition's fixtures, newest first."""
-    return live_matches(ids=competition.fixtures.filter(match__isnull=False).values("match_id"))
+    return live_matches(ids=Fixture.with_games.filter(competition=competition, match__isnull=False)
+                        .values("match_id"))  # a team tie's games too
 
 
 def knockout_rounds(*, competition: Competition, fixtures_qs=None) -> list[tuple]:

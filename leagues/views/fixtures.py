@@ -155,7 +155,7 @@ def team_fixture_context(fixture: Fixture, *, user, now) -> dict:
 def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """Checks the signed-in player in; the first check-in sets the online match up. The match
     kicks off when both are in."""
-    fixture = get_object_or_404(Fixture, pk=pk)
+    fixture = get_object_or_404(Fixture.with_games, pk=pk)  # a team tie's game too
     try:
         match = fixture_online.fixture_check_in(fixture=fixture, user=request.user)
     except PlayError as exc:
