@@ -36,7 +36,6 @@ from leagues.permissions import (
 from leagues.rules.standings import CRITERIA
 from leagues.selectors import live_matches_of
 from leagues.selectors.pages import (
-    team_games_of,
     bracket_split,
     competition_fixtures,
     competitions_with_progress,
@@ -46,6 +45,7 @@ from leagues.selectors.pages import (
     next_fixtures,
     next_placed_table,
     tables_with_qualifiers,
+    team_games_of,
 )
 from leagues.services import competitions, swiss_rounds
 from leagues.services.entrants import (
