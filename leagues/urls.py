@@ -28,6 +28,7 @@ urlpatterns = [
          name="sign-up-withdraw"),
     path("fixtures/<id:pk>/", fixtures.fixture_detail, name="fixture"),
     path("fixtures/<id:pk>/check-in/", fixtures.fixture_check_in, name="fixture-check-in"),
+    path("fixtures/<id:pk>/lineup/", fixtures.fixture_lineup, name="fixture-lineup"),
     # Organisers
     path("manage/", pages.manage_index, name="manage"),
     path("manage/new/", pages.competition_create, name="competition-create"),

@@ -96,3 +96,20 @@ class TestPlayersTeamGames:
         assert set(rated) == {p.pk for p in home[:4] + away[:4]}
         assert rated[home[0].pk].rating > 1500 > rated[away[0].pk].rating
         assert (rated[home[1].pk].games, rated[home[1].pk].draws) == (1, 1)
+
+
+class TestLineupForm:
+    def test_a_captain_lines_up_his_team_from_the_tie_page(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        captain = Client()
+        captain.force_login(tie.home.captain)
+        html = page(captain, tie)
+        assert 'id="lineup-home"' in html and 'id="lineup-away"' not in html
+        squad = world.players[tie.home_id]
+        answer = captain.post(f"/fixtures/{tie.pk}/lineup/", {"side": "home", **{
+            f"table_{n}": squad[n - 1].pk for n in range(1, 4)}})
+        assert answer.status_code == 302
+        assert [g.home_player_id for g in world.games(tie)] == [squad[0].pk, squad[1].pk, squad[2].pk, None]
+        refused = captain.post(f"/fixtures/{tie.pk}/lineup/", {"side": "away", "table_1": squad[0].pk})
+        assert refused.status_code == 403
