@@ -3,10 +3,13 @@ as the reader may see them, the games' results, the derived tie result), a game'
 competition page's team standings and ties."""
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
-from leagues.models import PlayerRating
+from leagues.models import Competition, Fixture, PlayerRating, Standing
 from leagues.services.ratings import ratings_recompute
 from leagues.services.standings import standings_recompute
 from tests.leagues.team_world import team_world
@@ -113,3 +116,19 @@ class TestLineupForm:
         assert [g.home_player_id for g in world.games(tie)] == [squad[0].pk, squad[1].pk, squad[2].pk, None]
         refused = captain.post(f"/fixtures/{tie.pk}/lineup/", {"side": "away", "table_1": squad[0].pk})
         assert refused.status_code == 403
+
+
+class TestDemoClubChampionship:
+    def test_the_demo_has_a_part_played_club_championship_with_a_game_live(self, settings):
+        settings.DEBUG = True
+        call_command("load_demo", stdout=StringIO())
+        championship = Competition.objects.get(entrant_kind="team")
+        assert championship.entrants.count() == 4 and championship.tables_per_tie == 2
+        first_round = Fixture.objects.filter(competition=championship, round__number=1)
+        assert first_round.count() == 2 and all(t.status == Fixture.Status.PLAYED for t in first_round)
+        live = Fixture.with_games.filter(competition=championship, tie__isnull=False, match__status="live")
+        assert live.count() == 1
+        assert Standing.objects.filter(competition=championship).count() == 4
+        latest = Competition.objects.filter(format="league").order_by("-created_at").first()
+        assert latest.entrant_kind == "player"
+        assert Competition.objects.get(format="league", season__is_current=True).entrant_kind == "player"
