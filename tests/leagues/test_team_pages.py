@@ -132,3 +132,16 @@ class TestDemoClubChampionship:
         latest = Competition.objects.filter(format="league").order_by("-created_at").first()
         assert latest.entrant_kind == "player"
         assert Competition.objects.get(format="league", season__is_current=True).entrant_kind == "player"
+
+
+class TestCalendarAndRoundSheet:
+    def test_one_calendar_event_per_tie_and_a_sheet_line_per_table(self):
+        world = team_world(clubs=4, tables_per_tie=2)
+        ics = Client().get(f"/competitions/{world.competition.slug}/calendar.ics").content.decode()
+        assert ics.count("BEGIN:VEVENT") == len(world.ties()) == 6
+        tie = world.ties(1)[0]
+        world.lineups(tie)
+        sheet = Client().get(f"/competitions/{world.competition.slug}/rounds/{tie.round_id}/print/").content.decode()
+        assert sheet.count('class="game-row"') == 4  # two ties of two tables
+        assert world.players[tie.home_id][0].full_name in sheet
+        assert world.players[world.ties(1)[1].home_id][0].full_name not in sheet  # not lined up yet
