@@ -292,8 +292,9 @@ class _TieBreaker:
                 faced[line.home].append((None, 0.0))
                 faced[line.away].append((None, 0.0))
                 continue
-            for me, other, gf, ga in ((line.home, line.away, line.home_goals, line.away_goals),
-                                      (line.away, line.home, line.away_goals, line.home_goals)):
+            home_decisive, away_decisive = _decisive(line)  # a team tie: its game points
+            for me, other, gf, ga in ((line.home, line.away, home_decisive, away_decisive),
+                                      (line.away, line.home, away_decisive, home_decisive)):
                 share, earned = (1.0, points.win) if gf > ga else (0.5, points.draw) if gf == ga else (0.0, points.loss)
                 faced[me].append((other, share))
                 by_round[me][line.round] = by_round[me].get(line.round, 0) + earned

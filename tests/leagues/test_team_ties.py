@@ -314,3 +314,34 @@ class TestWithdrawals:
             winner = [t for t in later][0]
             beneficiary = winner.away_id if winner.home_id == leaving.pk else winner.home_id
             assert rows[beneficiary] >= 3
+
+
+class TestOtherFormats:
+    def test_a_double_elimination_of_teams_has_the_games_of_every_tie_and_moves_the_loser_down(self):
+        world = team_world(clubs=4, format="double_elimination", tables_per_tie=2)
+        ties = world.ties()
+        assert ties and all(len(world.games(t)) == 2 for t in ties)
+        first = [t for t in ties if t.home_id and t.away_id][0]
+        world.lineups(first)
+        world.play(first, [(0, 1), (0, 1)])
+        first.refresh_from_db()
+        assert first.result.winner_side == "away"
+        assert Fixture.objects.filter(competition=world.competition, round__stage__order=2).filter(
+            home_id=first.home_id).exists() or Fixture.objects.filter(
+            competition=world.competition, away_id=first.home_id).exclude(pk=first.pk).exists()
+
+    def test_a_swiss_of_teams_pairs_its_next_round_on_tie_points(self):
+        world = team_world(clubs=4, format="swiss", rounds=3, tables_per_tie=2)
+        for tie in world.ties(1):
+            world.lineups(tie)
+            world.play(tie, [(1, 0), (1, 0)])
+        answer = world.api.post(f"/api/competitions/{world.competition.slug}/generate-fixtures/", {}, format="json")
+        assert answer.status_code == 201, answer.json()
+        second = world.ties(2)
+        winners = {t.home_id for t in world.ties(1)}
+        assert len(second) == 2 and all(len(world.games(t)) == 2 for t in second)
+        assert any({t.home_id, t.away_id} == winners for t in second)  # the two winners meet
+
+    def test_placement_matches_of_teams(self):
+        world = team_world(clubs=4, format="knockout", placement_matches=True, tables_per_tie=2)
+        assert len(world.ties()) == 4 and all(len(world.games(t)) == 2 for t in world.ties())
