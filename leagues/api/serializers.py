@@ -306,7 +306,9 @@ class EntrantSerializer(serializers.ModelSerializer):
     squad = serializers.SerializerMethodField(help_text="A team entrant: its squad's player ids (else []).")
 
     def get_squad(self, entrant: Entrant) -> list[int]:
-        return sorted(entrant.squad.values_list("player_id", flat=True)) if entrant.club_id else []
+        if not (entrant.club_id and entrant.competition.is_team):
+            return []  # a player competition's entrants have no squad (and cost no query)
+        return sorted(entrant.squad.values_list("player_id", flat=True))
 
     def get_player_name(self, entrant: Entrant) -> str | None:
         return entrant.player.full_name if entrant.player_id else None
