@@ -345,3 +345,14 @@ class TestOtherFormats:
     def test_placement_matches_of_teams(self):
         world = team_world(clubs=4, format="knockout", placement_matches=True, tables_per_tie=2)
         assert len(world.ties()) == 4 and all(len(world.games(t)) == 2 for t in world.ties())
+
+
+def test_a_tie_rescheduled_moves_its_games():
+    world = team_world(clubs=2)
+    tie = world.ties()[0]
+    later = (tie.kickoff_at + timedelta(days=2)).isoformat()
+    answer = world.api.post(f"/api/fixtures/{tie.pk}/reschedule/", {"kickoff_at": later, "reason": "hall"},
+                            format="json")
+    assert answer.status_code == 200, answer.json()
+    tie.refresh_from_db()
+    assert all(g.kickoff_at == tie.kickoff_at for g in world.games(tie))
