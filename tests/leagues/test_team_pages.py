@@ -145,3 +145,13 @@ class TestCalendarAndRoundSheet:
         assert sheet.count('class="game-row"') == 4  # two ties of two tables
         assert world.players[tie.home_id][0].full_name in sheet
         assert world.players[world.ties(1)[1].home_id][0].full_name not in sheet  # not lined up yet
+
+
+def test_the_standings_embed_has_the_game_points():
+    world = team_world(clubs=2, tables_per_tie=2)
+    tie = world.ties()[0]
+    world.lineups(tie)
+    world.play(tie, [(1, 0), (1, 1)])
+    standings_recompute(competition_id=world.competition.pk)
+    html = Client().get(f"/embed/competitions/{world.competition.slug}/standings/").content.decode()
+    assert 'title="Game points"' in html and "1½" in html
