@@ -107,7 +107,8 @@ def fixture_scope(pk: int) -> tuple | None:
     fixture, competition = quote(Fixture._meta.db_table), quote(Competition._meta.db_table)
     match = quote(Fixture._meta.get_field("match").related_model._meta.db_table)
     row = _row(f"SELECT c.id, c.results_version, c.derived_version, c.updated_at, f.status, f.status_changed_at, "
-               f"f.kickoff_at, f.venue, f.match_id, m.status, m.seq, m.status_changed_at FROM {fixture} f "
+               f"f.kickoff_at, f.venue, f.match_id, m.status, m.seq, m.status_changed_at, f.home_lineup_at, "
+               f"f.away_lineup_at, f.home_player_id, f.away_player_id FROM {fixture} f "
                f"JOIN {competition} c ON c.id = f.competition_id LEFT JOIN {match} m ON m.id = f.match_id "
                f"WHERE f.id = %s", [pk])
     if row is None:

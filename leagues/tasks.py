@@ -10,7 +10,16 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from leagues.services import notices, online, ratings, report_notices, reports, results, standings
+from leagues.services import (
+    notices,
+    online,
+    ratings,
+    report_notices,
+    reports,
+    results,
+    standings,
+    teams,
+)
 
 RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": True, "max_retries": 8}
@@ -46,9 +55,10 @@ def sweep() -> dict[str, int]:
     """Finds the pending work of ``leagues`` in the database and sends it again (beat): stale
     standings and brackets, adjudicated online matches not yet official, the double
     no-shows whose check-in has closed (recorded here), the players' reports nobody answered in
-    time (made official here), ratings older than the results, and the check-in windows opened,
+    time (made official here), ratings older than the results, the check-in windows opened,
     kick-offs passed, overdue fixtures and waiting sign-ups that players and organisers are to be
-    told of (here). Returns what it found."""
+    told of (here), and the empty tables of team ties past their line-up deadline (walkovers,
+    here). Returns what it found."""
     stale = standings.stale_competitions()
     for competition_id in stale:
         recompute_standings.enqueue(competition_id=competition_id)
@@ -57,10 +67,11 @@ def sweep() -> dict[str, int]:
         result_from_match.enqueue(match_id=match_id)
     no_shows = online.no_shows_record()
     reported = reports.reports_due()
+    lineup_walkovers = teams.lineups_sweep()
     told = (notices.checkin_open_due() + notices.walkover_warnings_due() + report_notices.overdue_reminders_due()
             + report_notices.sign_ups_waiting_due())
     ratings_stale = ratings.ratings_stale()
     if ratings_stale:
         recompute_ratings.enqueue()
     return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": no_shows, "ratings": int(ratings_stale),
-            "reported": reported, "told": told}
+            "reported": reported, "told": told, "lineup_walkovers": lineup_walkovers}

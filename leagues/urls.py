@@ -43,6 +43,7 @@ urlpatterns = [
     path("fixtures/<id:pk>/propose-kickoff/", reports.fixture_propose_kickoff, name="fixture-propose-kickoff"),
     path("fixtures/<id:pk>/accept-kickoff/", reports.fixture_accept_kickoff, name="fixture-accept-kickoff"),
     path("fixtures/<id:pk>/decline-kickoff/", reports.fixture_decline_kickoff, name="fixture-decline-kickoff"),
+    path("fixtures/<id:pk>/lineup/", fixtures.fixture_lineup, name="fixture-lineup"),
     # Organisers
     path("manage/", pages.manage_index, name="manage"),
     path("manage/new/", pages.competition_create, name="competition-create"),

@@ -5,6 +5,7 @@ standings, the drawing of lots, organisers for non-administrators) are read-only
 """
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -13,6 +14,7 @@ from rest_framework import serializers
 from leagues.models import (
     FIXED_AFTER_DRAW,
     MATCH_SETTINGS,
+    TEAM_FIXED_AFTER_DRAW,
     Club,
     ClubMembership,
     Competition,
@@ -39,6 +41,8 @@ from leagues.rules.standings import CRITERIA, validate_criteria
 from leagues.services.proposals import proposal_state
 from leagues.services.reports import report_state
 from leagues.services.swiss_rounds import late_entry_open
+from leagues.services.teams import lineup_deadline, lineup_visible
+from leagues.services.ties import games_of
 from leagues.slugs import unique_slug
 
 # --- Registry -----------------------------------------------------------------------------------
@@ -140,6 +144,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "rated", "ranking_tier", "seeding", "seeded_at",
             "player_reports", "report_confirm_hours", "report_dispute_days", "reschedule_by_players",
             "reschedule_latest_days", "overdue_days",
+            "entrant_kind", "tables_per_tie", "tie_points", "game_points", "lineup_deadline_minutes", "tie_decider",
             "created_at", "updated_at",
         ]
         read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
@@ -152,7 +157,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             fields["organisers"].read_only = True
         if self.instance is not None and not isinstance(self.instance, list | tuple) and self._has_fixtures():
             # The format cannot change under a schedule that is already drawn.
-            for name in FIXED_AFTER_DRAW:
+            for name in (*FIXED_AFTER_DRAW, *TEAM_FIXED_AFTER_DRAW):
                 fields[name].read_only = True
         return fields
 
@@ -178,6 +183,25 @@ class CompetitionSerializer(serializers.ModelSerializer):
         except ValueError as exc:
             raise serializers.ValidationError(str(exc)) from exc
         return value
+
+    def validate_tie_points(self, value):
+        """A tie won, drawn, lost: three whole numbers, won >= drawn >= lost >= 0."""
+        if (not isinstance(value, list) or len(value) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value)
+                or not value[0] >= value[1] >= value[2]):
+            raise serializers.ValidationError(_("give three whole numbers from 0 to 100, won >= drawn >= lost, "
+                                                "e.g. [3, 1, 0]"))
+        return value
+
+    def validate_game_points(self, value):
+        """A game won, drawn: two numbers in halves, won >= drawn >= 0."""
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 100
+                           and float(v) * 2 == int(float(v) * 2) for v in value)
+                or not value[0] >= value[1]):
+            raise serializers.ValidationError(_("give two numbers in halves from 0 to 100, won >= drawn, "
+                                                "e.g. [1, 0.5]"))
+        return [int(v) if float(v).is_integer() else float(v) for v in value]
 
     def validate_rule_params(self, value):
         if not isinstance(value, dict):
@@ -214,6 +238,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"walkover_goals_for": "a walkover needs a winner"})
         if get("tiebreak_preset") == "custom" and not get("tiebreak_criteria"):
             raise serializers.ValidationError({"tiebreak_criteria": "the custom preset needs criteria"})
+        if self.instance is None and get("entrant_kind") == "team" and "tiebreak_preset" not in attrs:
+            attrs["tiebreak_preset"] = "teams"  # tie points, then game points, goals, head-to-head (§10)
         if self.instance is None and get("format") == Competition.Format.SWISS and "tiebreak_preset" not in attrs:
             attrs["tiebreak_preset"] = "fide_swiss"  # a Swiss is ranked by the FIDE criteria unless told otherwise
         if get("format") == Competition.Format.SWISS:
@@ -287,6 +313,13 @@ class EntrantSerializer(serializers.ModelSerializer):
     club_name = serializers.SerializerMethodField()
     name = serializers.CharField(max_length=160, required=False, validators=[validate_printable])
 
+    squad = serializers.SerializerMethodField(help_text="A team entrant: its squad's player ids (else []).")
+
+    def get_squad(self, entrant: Entrant) -> list[int]:
+        if not (entrant.club_id and entrant.competition.is_team):
+            return []  # a player competition's entrants have no squad (and cost no query)
+        return sorted(entrant.squad.values_list("player_id", flat=True))
+
     def get_player_name(self, entrant: Entrant) -> str | None:
         return entrant.player.full_name if entrant.player_id else None
 
@@ -295,8 +328,9 @@ class EntrantSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entrant
-        fields = ["id", "competition", "name", "player", "player_name", "club", "club_name", "seed", "withdrawn_at"]
-        read_only_fields = ["withdrawn_at"]
+        fields = ["id", "competition", "name", "player", "player_name", "club", "club_name", "seed", "withdrawn_at",
+                  "captain", "squad"]
+        read_only_fields = ["withdrawn_at", "captain"]
         validators = []  # uniqueness is checked in ``validate`` with the field named
 
     def get_fields(self):
@@ -322,6 +356,14 @@ class EntrantSerializer(serializers.ModelSerializer):
         competition = attrs.get("competition") or self.instance.competition
         player = attrs.get("player", getattr(self.instance, "player", None))
         club = attrs.get("club", getattr(self.instance, "club", None))
+        if competition.is_team:
+            if attrs.get("player") is not None:
+                raise serializers.ValidationError({"player": _("a team competition enters clubs: give the club "
+                                                              "(and a name), then set the squad")})
+            if club is None:
+                raise serializers.ValidationError({"club": _("a team entrant is a club: give its slug")})
+            if "name" not in attrs and self.instance is None:
+                attrs["name"] = club.name
         if "name" not in attrs and self.instance is None:
             if player is None:
                 raise serializers.ValidationError({"name": "give a name or a player"})
@@ -336,6 +378,28 @@ class EntrantSerializer(serializers.ModelSerializer):
         if attrs.get("seed") is not None and others.filter(seed=attrs["seed"]).exists():
             raise serializers.ValidationError({"seed": "another entrant has this seed"})
         return attrs
+
+
+class SquadSerializer(serializers.Serializer):
+    """A team entrant's squad and captain (``PUT /api/entrants/{id}/squad/``)."""
+
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**62), max_length=200,
+                                    help_text="Player ids: licensed, with an open membership in the team's club.")
+    captain = serializers.IntegerField(min_value=1, max_value=2**62, required=False, allow_null=True, default=None,
+                                       help_text="The user id of the captain (sets the squad and line-ups).")
+
+
+class LineupSerializer(serializers.Serializer):
+    """A side's line-up of a tie (``POST /api/fixtures/{tie_id}/lineup/``)."""
+
+    side = serializers.ChoiceField(choices=[("home", "home"), ("away", "away")])
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**62), max_length=8,
+                                    help_text="Player ids of the side's squad in table order (table 1 first).")
+
+
+class TieShootoutSerializer(serializers.Serializer):
+    home_shootout = serializers.IntegerField(min_value=0, max_value=99)
+    away_shootout = serializers.IntegerField(min_value=0, max_value=99)
 
 
 class EntrantRefSerializer(serializers.ModelSerializer):
@@ -473,7 +537,64 @@ class FixtureSerializer(serializers.ModelSerializer):
         data = super().to_representation(fixture)
         if not fixture.is_online:  # at a table there is no check-in
             data["checkin_opens_at"] = data["checkin_closes_at"] = None
+        if fixture.competition.is_team:
+            data.update(team_fixture_data(fixture, user=getattr(self.context.get("request"), "user", None)))
         return data
+
+
+def _player_ref(player: Player | None) -> dict | None:
+    return {"id": player.pk, "full_name": player.full_name} if player is not None else None
+
+
+def team_fixture_data(fixture: Fixture, *, user) -> dict:
+    """A team competition's fixture: a game's ``tie``, ``table`` and players; a tie's ``games``
+    (each ``id``, ``table``, ``home_player``, ``away_player``, ``status``, ``result``), its
+    ``lineups`` (whether each side's is in; a side's players are hidden from the other team until
+    both are in or the deadline has passed), ``lineup_deadline``, the game points and the tie's
+    shoot-out (COMPETITIONS.md §10)."""
+    if fixture.tie_id is not None:
+        tie = fixture.tie
+        shown = {side: lineup_visible(tie, side, user=user, now=timezone.now()) for side in ("home", "away")}
+        return {"tie": fixture.tie_id, "table": fixture.table,
+                "home_player": _player_ref(fixture.home_player) if shown["home"] else None,
+                "away_player": _player_ref(fixture.away_player) if shown["away"] else None}
+    now = timezone.now()
+    shown = {side: lineup_visible(fixture, side, user=user, now=now) for side in ("home", "away")}
+    games = list(games_of(fixture).select_related("home_player", "away_player", "result"))
+    points = tie_points_of(fixture, games)
+    deadline = lineup_deadline(fixture)
+    return {
+        "tie": None, "table": None,
+        "games": [{
+            "id": g.pk, "table": g.table, "status": g.status,
+            "home_player": _player_ref(g.home_player) if shown["home"] else None,
+            "away_player": _player_ref(g.away_player) if shown["away"] else None,
+            "result": ResultSerializer(fixture_result(g)).data if fixture_result(g) is not None else None,
+        } for g in games],
+        "lineups": {side: {"submitted": getattr(fixture, f"{side}_lineup_at") is not None,
+                           "visible": shown[side]} for side in ("home", "away")},
+        "lineup_deadline": deadline.isoformat() if deadline else None,
+        "home_game_points": points[0], "away_game_points": points[1],
+        "home_tie_shootout": fixture.home_tie_shootout, "away_tie_shootout": fixture.away_tie_shootout,
+    }
+
+
+def tie_points_of(tie: Fixture, games: list[Fixture]) -> tuple[float, float]:
+    """The game points the tie's games with a result give each side so far."""
+    win, draw = tie.competition.game_points
+    home = away = 0
+    for game in games:
+        result = fixture_result(game)
+        if result is None or game.status not in Fixture.RESULTED or result.is_double_no_show:
+            continue
+        if result.winner_side == "home":
+            home += win
+        elif result.winner_side == "away":
+            away += win
+        else:
+            home += draw
+            away += draw
+    return home, away
 
 
 class ResultListSerializer(ResultSerializer):

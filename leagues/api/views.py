@@ -61,6 +61,7 @@ from leagues.services.results import (
 )
 from leagues.services.seeding import SeedingError
 from leagues.services.standings import standings_recompute
+from leagues.services.teams import lineup_set, squad_set, tie_shootout_record
 from matches.services.online import match_public
 from matches.services.play import PlayError
 
@@ -91,6 +92,8 @@ def user_errors(default_field: str):
         raise Refused(exc.status_code, exc.to_json()) from exc
     except Busy as exc:
         raise Refused(409, {"error": exc.code, "detail": exc.detail}) from exc
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
 
 
 CONFLICT = OpenApiResponse(RefusalSerializer, description='The state refuses it: {"error": CODE, "detail": SENTENCE}.')
@@ -286,9 +289,11 @@ def standings_data(competition: Competition) -> dict:
     return {**head, "tables": tables}
 
 
-def fixture_queryset():
-    return Fixture.objects.select_related(
-        "competition", "round__stage", "group", "home__club", "away__club", "result"
+def fixture_queryset(*, games: bool = False):
+    """Fixtures with what their JSON reads; ``games``: the games of team ties too."""
+    return (Fixture.with_games if games else Fixture.objects).select_related(
+        "competition", "round__stage", "group", "home__club", "away__club", "result",
+        "home_player", "away_player", "tie__competition",
     ).prefetch_related(
         Prefetch("reports", queryset=ResultReport.objects.exclude(status=ResultReport.Status.REPLACED).order_by("-pk"),
                  to_attr="shown_reports"),
@@ -359,6 +364,24 @@ class EntrantViewSet(ApiMixin, viewsets.ModelViewSet):
         with user_errors("competition"):
             entrant_remove(entrant=instance)
 
+    @extend_schema(summary="Set a team entrant's squad and captain (an organiser or its captain; fixed after the "
+                           "first tie, when an organiser may still add players)",
+                   request=serializers.SquadSerializer,
+                   responses={200: serializers.EntrantSerializer,
+                              400: OpenApiResponse(description="Bad input; the field is named."),
+                              403: OpenApiResponse(description="Neither an organiser nor the team's captain."),
+                              409: CONFLICT})
+    @action(detail=True, methods=["put"], permission_classes=[permissions.IsAuthenticated])
+    def squad(self, request, pk=None):
+        entrant = self.get_object()
+        body = serializers.SquadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        with user_errors("players"):
+            squad_set(entrant=entrant, players=body.validated_data["players"],
+                      captain=body.validated_data["captain"], by=request.user)
+        entrant.refresh_from_db()
+        return Response(self.get_serializer(entrant).data)
+
     @extend_schema(summary="Withdraw an entrant; the competition's withdrawal policy applies",
                    request=serializers.EntrantWithdrawSerializer, responses=serializers.EntrantSerializer)
     @action(detail=True, methods=["post"])
@@ -397,7 +420,7 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     ordering_fields = ["date", "kickoff_at", "round__number", "position"]
 
     def get_queryset(self):
-        return fixture_queryset().order_by("kickoff_at", "date", "competition", "round__stage__order", "round__number",
+        return fixture_queryset(games=True).order_by("kickoff_at", "date", "competition", "round__stage__order", "round__number",
                                            "group__name", "position", "pk")
 
     def _write(self, request, serializer_class, write, default_field: str = "fixture") -> Response:
@@ -408,7 +431,32 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         body.is_valid(raise_exception=True)
         with user_errors(default_field):
             write(fixture, body.validated_data)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+        return Response(serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk),
+                                                      context={"request": request}).data)
+
+    @extend_schema(
+        summary="A team's line-up of a tie: its squad's players in table order (an organiser or its captain, "
+                "until the line-up deadline)",
+        request=serializers.LineupSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   403: OpenApiResponse(description="Neither an organiser nor the side's captain."), 409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], serializer_class=serializers.LineupSerializer,
+            permission_classes=[permissions.IsAuthenticated])
+    def lineup(self, request, pk=None):
+        return self._write(request, serializers.LineupSerializer, lambda fixture, data: lineup_set(
+            tie=fixture, side=data["side"], players=data["players"], by=request.user), default_field="players")
+
+    @extend_schema(
+        summary="The shoot-out of a knockout tie level after its games",
+        request=serializers.TieShootoutSerializer,
+        responses={200: serializers.FixtureSerializer, 400: OpenApiResponse(description="Bad input; the field is named."),
+                   409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"], url_path="tie-shootout", serializer_class=serializers.TieShootoutSerializer)
+    def tie_shootout(self, request, pk=None):
+        return self._write(request, serializers.TieShootoutSerializer, lambda f, data: tie_shootout_record(
+            tie=f, by=request.user, **data), default_field="home_shootout")
 
     @extend_schema(
         summary="Record (or correct) the result of a fixture played at a real table; from one of its players, "

@@ -35,6 +35,8 @@ from leagues.rules import bracket_layout
 from leagues.selectors import is_third_place
 from leagues.services.imports import OPTIONAL, REQUIRED
 from leagues.services.ratings import placings_now
+from leagues.services.teams import lineup_visible
+from leagues.services.ties import games_of
 
 RESULT_COLUMNS = (*REQUIRED, *OPTIONAL)
 STANDINGS_COLUMNS = ("group", "position", "shared", "entrant", "club", "played", "won", "drawn", "lost", "goals_for",
@@ -208,6 +210,14 @@ class RoundSheet:
 def round_sheet(competition: Competition, rnd: Round) -> RoundSheet:
     fixtures = list(_fixtures(competition).filter(round=rnd).select_related("home__club", "away__club"))
     playing = [f for f in fixtures if f.status != Fixture.Status.BYE]
+    if competition.is_team:  # a line per table, with its players once the line-ups may be shown
+        now = timezone.now()
+        for tie in playing:
+            shown = {side: lineup_visible(tie, side, user=None, now=now) for side in ("home", "away")}
+            tie.sheet_games = list(games_of(tie).select_related("home_player", "away_player", "result"))
+            for game in tie.sheet_games:
+                game.sheet_home = game.home_player if shown["home"] else None
+                game.sheet_away = game.away_player if shown["away"] else None
     days = sorted({timezone.localtime(f.kickoff_at, competition.zone).date() if f.kickoff_at else f.date
                    for f in playing if f.kickoff_at or f.date})
     return RoundSheet(round=rnd, fixtures=playing, byes=[f for f in fixtures if f.status == Fixture.Status.BYE],

@@ -10,8 +10,10 @@ from .competitions import (
     FIRST_DATE_MIN,
     FIXED_AFTER_DRAW,
     MATCH_SETTINGS,
+    TEAM_FIXED_AFTER_DRAW,
     Competition,
     Entrant,
+    EntrantKind,
     Fixture,
     FixtureChange,
     Group,
@@ -23,6 +25,7 @@ from .competitions import (
     Stage,
     Standing,
     TiebreakPreset,
+    TieDecider,
     Venue,
     aware_in,
     bounds,
@@ -47,6 +50,9 @@ from .signins import (
     AccountLock,
     SignInFailure,
 )
+from .teams import (
+    SquadMember,
+)
 from .tokens import (
     ApiToken,
 )
@@ -69,6 +75,7 @@ __all__ = [
     "Competition",
     "DAYS_BETWEEN_ROUNDS",
     "Entrant",
+    "EntrantKind",
     "FIRST_DATE_MAX",
     "FIRST_DATE_MIN",
     "FIXED_AFTER_DRAW",
@@ -95,8 +102,11 @@ __all__ = [
     "Side",
     "SignInFailure",
     "SignUp",
+    "SquadMember",
     "Stage",
     "Standing",
+    "TEAM_FIXED_AFTER_DRAW",
+    "TieDecider",
     "TiebreakPreset",
     "Venue",
     "aware_in",

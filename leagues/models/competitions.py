@@ -35,6 +35,8 @@ class TiebreakPreset(models.TextChoices):
     FIFA_2026 = "fifa_2026", _("FIFA World Cup 2026")
     UEFA_EURO = "uefa_euro", _("UEFA EURO")
     FIDE_SWISS = "fide_swiss", _("FIDE Swiss system")
+    TEAMS = "teams", _("Teams: game points, goal difference, goals, head-to-head")
+    TEAMS_H2H = "teams_h2h", _("Teams: head-to-head, then game points, goal difference, goals")
     CUSTOM = "custom", _("Custom list of criteria")
 
 
@@ -97,6 +99,26 @@ class SeedingMethod(models.TextChoices):
     HAND = "hand", _("By hand")
     RATING = "rating", _("By rating")
     RANKING = "ranking", _("By ranking")
+
+
+class EntrantKind(models.TextChoices):
+    PLAYER = "player", _("Players")
+    TEAM = "team", _("Teams (club ties over several tables)")
+
+
+class TieDecider(models.TextChoices):
+    GOAL_DIFFERENCE_THEN_SHOOTOUT = "goal_difference_then_shootout", _("Goal difference of the games, then a shoot-out")
+    SHOOTOUT = "shootout", _("A shoot-out")
+
+
+def default_tie_points() -> list[int]:
+    """A tie won, drawn, lost (COMPETITIONS.md §10)."""
+    return [3, 1, 0]
+
+
+def default_game_points() -> list[float]:
+    """A game won, drawn (COMPETITIONS.md §10)."""
+    return [1, 0.5]
 
 
 class Competition(models.Model):
@@ -167,6 +189,34 @@ class Competition(models.Model):
     bye_points = models.CharField(
         max_length=4, choices=ByePoints.choices, default=ByePoints.WIN,
         help_text=_("Swiss: a bye counts as a win or as a draw."), verbose_name=_("bye points")
+    )
+
+    # Team competitions (COMPETITIONS.md §10): club against club, a tie of games over several tables
+    entrant_kind = models.CharField(
+        max_length=10, choices=EntrantKind.choices, default=EntrantKind.PLAYER,
+        help_text=_("Players, or teams of a club whose ties are played over several tables."),
+        verbose_name=_("entrant kind")
+    )
+    tables_per_tie = models.PositiveSmallIntegerField(
+        default=4, validators=bounds(1, 8), help_text=_("Teams: the games of a tie, one per table."),
+        verbose_name=_("tables per tie")
+    )
+    tie_points = models.JSONField(
+        default=default_tie_points, blank=True,
+        help_text=_("Teams: the points of a tie won, drawn and lost."), verbose_name=_("tie points")
+    )
+    game_points = models.JSONField(
+        default=default_game_points, blank=True,
+        help_text=_("Teams: the game points of a game won and drawn."), verbose_name=_("game points")
+    )
+    lineup_deadline_minutes = models.PositiveSmallIntegerField(
+        default=30, validators=bounds(0, 7 * 24 * 60),
+        help_text=_("Teams: line-ups are given until this many minutes before the tie's kick-off."),
+        verbose_name=_("line-up deadline minutes")
+    )
+    tie_decider = models.CharField(
+        max_length=32, choices=TieDecider.choices, default=TieDecider.GOAL_DIFFERENCE_THEN_SHOOTOUT,
+        help_text=_("Teams: how a knockout tie level on game points is decided."), verbose_name=_("tie decider")
     )
 
     # Match format (§3)
@@ -304,6 +354,10 @@ class Competition(models.Model):
             models.CheckConstraint(
                 condition=Q(rule_set__in=["one_touch", "mbs"]), name="competition_rule_set_valid"
             ),
+            models.CheckConstraint(condition=Q(entrant_kind__in=["player", "team"]),
+                                   name="competition_entrant_kind_valid"),
+            models.CheckConstraint(condition=Q(tables_per_tie__gte=1, tables_per_tie__lte=8),
+                                   name="competition_tables_per_tie_range"),
         ]
 
     def __str__(self) -> str:
@@ -332,6 +386,10 @@ class Competition(models.Model):
             return self.points_win if self.bye_points == self.ByePoints.WIN else self.points_draw
         return self.points_bye
 
+    @property
+    def is_team(self) -> bool:
+        return self.entrant_kind == EntrantKind.TEAM
+
     def round_date(self, number: int) -> date | None:
         if self.first_date is None:
             return None
@@ -356,6 +414,8 @@ class Competition(models.Model):
 # can still change, through ``leagues.services.kickoffs.fixture_set_venue``).
 FIXED_AFTER_DRAW = ("format", "double_round_robin", "third_place_match", "placement_matches", "group_count",
                     "qualifiers_per_group", "best_thirds", "venue", "grand_final_reset", "rounds", "bye_points")
+# ... and, for teams, the kind of entrant and the tables of a tie (the games are made with the ties)
+TEAM_FIXED_AFTER_DRAW = ("entrant_kind", "tables_per_tie")
 
 MATCH_SETTINGS = ("halves", "half_minutes", "extra_time", "extra_time_minutes", "shootout", "shootout_kicks",
                   "rule_params")
@@ -391,6 +451,10 @@ class Entrant(models.Model):
     )
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="entries", verbose_name=_("club"))
     seed = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("1 is the top seed."), verbose_name=_("seed"))
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="captained_entries",
+        help_text=_("A team: the user who sets its squad and line-ups."), verbose_name=_("captain")
+    )
     withdrawn_at = models.DateTimeField(null=True, blank=True, verbose_name=_("withdrawn at"))
 
     class Meta:
@@ -479,8 +543,21 @@ class Round(models.Model):
         return self.name or f"Round {self.number}"
 
 
+class TiesAndSingles(models.Manager):
+    """The fixtures a competition is drawn in: single fixtures and team ties, never the games
+    of a tie (those are read through ``Fixture.with_games``, e.g. ``games_of(tie)``)."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(tie__isnull=True)
+
+
 class Fixture(StatusMachine, models.Model):
-    """A scheduled pairing. A knockout fixture may wait for its entrants (empty slots)."""
+    """A scheduled pairing. A knockout fixture may wait for its entrants (empty slots).
+
+    In a team competition a fixture between two teams is a **tie**; its **games** are fixtures
+    too (``tie`` set, one per ``table`` 1..N, between ``home_player`` and ``away_player``, the
+    tie's entrants as their own), each taking its result as a single fixture does. The default
+    manager leaves the games out: what is drawn, ranked and bracketed is ties and singles."""
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
@@ -559,7 +636,32 @@ class Fixture(StatusMachine, models.Model):
     )
     loser_to_slot = models.CharField(max_length=4, choices=Slot.choices, blank=True, verbose_name=_("loser to slot"))
 
+    # Team competitions: a game of a tie (its table, its two players), and a tie's line-ups
+    tie = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="games", verbose_name=_("tie")
+    )
+    table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("A game: its place in its tie (1..N)."), verbose_name=_("table")
+    )
+    home_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="home_games", verbose_name=_("home player")
+    )
+    away_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="away_games", verbose_name=_("away player")
+    )
+    home_lineup_at = models.DateTimeField(null=True, blank=True, verbose_name=_("home line-up at"))
+    away_lineup_at = models.DateTimeField(null=True, blank=True, verbose_name=_("away line-up at"))
+    home_tie_shootout = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("A knockout tie level after its games: the tie's shoot-out."),
+        verbose_name=_("home tie shoot-out")
+    )
+    away_tie_shootout = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("away tie shoot-out"))
+
+    objects = TiesAndSingles()
+    with_games = models.Manager()
+
     class Meta:
+        base_manager_name = "with_games"
         verbose_name = _("fixture")
         verbose_name_plural = _("fixtures")
         ordering = ["round__stage__order", "round__number", "group__name", "position"]
@@ -571,8 +673,12 @@ class Fixture(StatusMachine, models.Model):
                 ]), name="fixture_status_valid"
             ),
             models.UniqueConstraint(
-                fields=["round", "group", "position"], name="fixture_position_unique_in_round_group",
+                fields=["round", "group", "position"], condition=Q(tie__isnull=True),
+                name="fixture_position_unique_in_round_group",
             ),
+            models.UniqueConstraint(fields=["tie", "table"], condition=Q(tie__isnull=False),
+                                    name="fixture_game_table_unique_in_tie"),
+            models.CheckConstraint(condition=Q(tie__isnull=True) | Q(table__gte=1), name="fixture_game_has_a_table"),
         ]
         indexes = [models.Index(fields=["competition", "status"])]
 
@@ -584,6 +690,14 @@ class Fixture(StatusMachine, models.Model):
     @property
     def is_knockout(self) -> bool:
         return self.round.stage.kind == Stage.Kind.KNOCKOUT
+
+    @property
+    def is_game(self) -> bool:
+        return self.tie_id is not None
+
+    @property
+    def is_tie(self) -> bool:
+        return self.tie_id is None and self.competition.is_team
 
     def entrant(self, slot: str) -> Entrant | None:
         return self.home if slot == self.Slot.HOME else self.away
@@ -648,6 +762,7 @@ class Result(models.Model):
         DECISION = "decision", _("An organiser's decision")
         IMPORT = "import", _("Imported")
         WITHDRAWAL = "withdrawal", _("A withdrawal")
+        TIE = "tie", _("Derived from the games of the tie")
 
     fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result", verbose_name=_("fixture"))
     source = models.CharField(max_length=12, choices=Source.choices, default=Source.TABLE, verbose_name=_("source"))
@@ -670,6 +785,11 @@ class Result(models.Model):
     home_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("home discipline"))
     away_discipline = models.PositiveSmallIntegerField(default=0, verbose_name=_("away discipline"))
 
+    # a team tie's derived result: the game points of its games (its goals are theirs, summed)
+    home_game_points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True,
+                                           verbose_name=_("home game points"))
+    away_game_points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True,
+                                           verbose_name=_("away game points"))
     home_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("home goals"))
     away_goals = models.PositiveSmallIntegerField(help_text=_("Official."), verbose_name=_("away goals"))
     winner_side = models.CharField(max_length=4, blank=True, help_text=_("Empty: a draw, or nobody (a double no-show)."), verbose_name=_("winner side"))
@@ -702,7 +822,7 @@ class Result(models.Model):
                 name="result_shootout_both_sides_and_decisive",
             ),
             models.CheckConstraint(
-                condition=Q(source__in=["table", "online", "decision", "import", "withdrawal"]),
+                condition=Q(source__in=["table", "online", "decision", "import", "withdrawal", "tie"]),
                 name="result_source_valid",
             ),
         ]
@@ -786,6 +906,10 @@ class Standing(models.Model):
     goal_difference = models.IntegerField(default=0, verbose_name=_("goal difference"))
     points = models.IntegerField(default=0, verbose_name=_("points"))
     discipline = models.PositiveIntegerField(default=0, verbose_name=_("discipline"))
+    game_points = models.DecimalField(
+        max_digits=7, decimal_places=1, default=0, help_text=_("Teams: the game points of its ties."),
+        verbose_name=_("game points")
+    )
     tiebreak = models.CharField(max_length=300, blank=True, help_text=_("Why it stands above the next row."), verbose_name=_("tiebreak"))
     tiebreak_criterion = models.CharField(max_length=40, blank=True, verbose_name=_("tiebreak criterion"))
     shared = models.BooleanField(

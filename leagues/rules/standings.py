@@ -63,6 +63,7 @@ CRITERIA: dict[str, Criterion] = {
         Criterion("median_buchholz", gettext_noop("median Buchholz"), "BH-M1", virtual_opponent=True),
         Criterion("sonneborn_berger", gettext_noop("Sonneborn-Berger"), "SB", virtual_opponent=True),
         Criterion("progressive", gettext_noop("progressive score"), "Prog"),
+        Criterion("game_points", gettext_noop("game points"), "GPts"),
     )
 }
 
@@ -75,6 +76,9 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "uefa_euro": (*_H2H, "h2h_reapply", "goal_difference", "goals_for", "discipline", "lots"),
     # FIDE Handbook C.07 for a Swiss
     "fide_swiss": ("buchholz_cut1", "buchholz", "sonneborn_berger", "progressive", "wins", "lots"),
+    # team competitions (COMPETITIONS.md §10): tie points, then the games' game points and goals
+    "teams": ("game_points", "goal_difference", "goals_for", *_H2H, "lots"),
+    "teams_h2h": (*_H2H, "game_points", "goal_difference", "goals_for", "lots"),
 }
 VIRTUAL_OPPONENT_NOTE = "a bye counted as an opponent on the entrant's own points"
 
@@ -115,6 +119,16 @@ class MatchLine(NamedTuple):
     away_discipline: int = 0
     double_loss: bool = False
     round: int = 0
+    # a team tie: the game points of each side (who won the tie), the goals above are its games'
+    home_game_points: float | None = None
+    away_game_points: float | None = None
+
+
+def _decisive(line: MatchLine) -> tuple[float, float]:
+    """What wins a line: the game points of a tie, else the goals."""
+    if line.home_game_points is not None:
+        return line.home_game_points, line.away_game_points
+    return line.home_goals, line.away_goals
 
 
 @dataclass
@@ -130,6 +144,7 @@ class StandingRow:
     goals_against: int = 0
     points: int = 0
     discipline: int = 0
+    game_points: float = 0
     tiebreak: str = ""
     tiebreak_criterion: str = ""
     shared: bool = False  # level with a neighbour that the criteria cannot separate ("2=")
@@ -172,17 +187,18 @@ def _tally(lines: Iterable[MatchLine], among: frozenset | None, points: Points) 
             for me in (line.home, line.away):
                 table.setdefault(me, _Tally())
             continue
-        for me, gf, ga in (
-            (line.home, line.home_goals, line.away_goals),
-            (line.away, line.away_goals, line.home_goals),
+        home_decisive, away_decisive = _decisive(line)
+        for me, gf, ga, mine, theirs in (
+            (line.home, line.home_goals, line.away_goals, home_decisive, away_decisive),
+            (line.away, line.away_goals, line.home_goals, away_decisive, home_decisive),
         ):
             t = table.setdefault(me, _Tally())
             t.goals_for += gf
             t.goals_against += ga
-            if gf > ga:
+            if mine > theirs:
                 t.wins += 1
                 t.points += points.win
-            elif gf == ga:
+            elif mine == theirs:
                 t.points += points.draw
             else:
                 t.points += points.loss
@@ -259,7 +275,7 @@ class _TieBreaker:
             return self.swiss[e][key]
         return {"points": row.points, "wins": row.won, "goal_difference": row.goal_difference,
                 "goals_for": row.goals_for, "goals_against": row.goals_against,
-                "discipline": row.discipline}[key]
+                "discipline": row.discipline, "game_points": row.game_points}[key]
 
     def swiss_values(self) -> dict:
         """Each entrant's Buchholz family, Sonneborn-Berger and progressive score (FIDE C.07)."""
@@ -276,8 +292,9 @@ class _TieBreaker:
                 faced[line.home].append((None, 0.0))
                 faced[line.away].append((None, 0.0))
                 continue
-            for me, other, gf, ga in ((line.home, line.away, line.home_goals, line.away_goals),
-                                      (line.away, line.home, line.away_goals, line.home_goals)):
+            home_decisive, away_decisive = _decisive(line)  # a team tie: its game points
+            for me, other, gf, ga in ((line.home, line.away, home_decisive, away_decisive),
+                                      (line.away, line.home, away_decisive, home_decisive)):
                 share, earned = (1.0, points.win) if gf > ga else (0.5, points.draw) if gf == ga else (0.0, points.loss)
                 faced[me].append((other, share))
                 by_round[me][line.round] = by_round[me].get(line.round, 0) + earned
@@ -369,14 +386,19 @@ def rank(
                 row.played += 1
                 row.lost += 1
             continue
-        for row, gf, ga in ((home, line.home_goals, line.away_goals), (away, line.away_goals, line.home_goals)):
+        if line.home_game_points is not None:
+            home.game_points += line.home_game_points
+            away.game_points += line.away_game_points
+        home_decisive, away_decisive = _decisive(line)
+        for row, gf, ga, mine, theirs in ((home, line.home_goals, line.away_goals, home_decisive, away_decisive),
+                                          (away, line.away_goals, line.home_goals, away_decisive, home_decisive)):
             row.played += 1
             row.goals_for += gf
             row.goals_against += ga
-            if gf > ga:
+            if mine > theirs:
                 row.won += 1
                 row.points += points.win
-            elif gf == ga:
+            elif mine == theirs:
                 row.drawn += 1
                 row.points += points.draw
             else:

@@ -79,7 +79,8 @@ STANDING_ROW_VALUES = {
 def standings_api_tables(*, competition: Competition) -> tuple[list[dict], datetime | None]:
     """The stored standings in the API's shape, read as values (no model built per row: a
     groups stage of 1,667 tables has 6,668 rows): one ``{"group": name or None, "rows": [...]}``
-    per group, each row the keys of ``STANDING_ROW_VALUES`` and ``withdrawn``; and the latest
+    per group, each row the keys of ``STANDING_ROW_VALUES`` and ``withdrawn`` (and a team
+    competition's ``game_points``); and the latest
     ``computed_at`` (None with no row)."""
     tables: list[dict] = []
     by_group: dict = {}
@@ -87,13 +88,17 @@ def standings_api_tables(*, competition: Competition) -> tuple[list[dict], datet
     keys = list(STANDING_ROW_VALUES)
     rows = (Standing.objects.filter(competition=competition)
             .order_by("group__name", "position", "entrant__name")
-            .values_list("group__name", "computed_at", "entrant__withdrawn_at", *STANDING_ROW_VALUES.values()))
-    for group, computed, withdrawn_at, *values in rows:
+            .values_list("group__name", "computed_at", "entrant__withdrawn_at", "game_points",
+                         *STANDING_ROW_VALUES.values()))
+    team = competition.is_team
+    for group, computed, withdrawn_at, game_points, *values in rows:
         if group not in by_group:
             by_group[group] = {"group": group, "rows": []}
             tables.append(by_group[group])
         row = dict(zip(keys, values, strict=True))
         row["withdrawn"] = withdrawn_at is not None
+        if team:  # a team's game points (COMPETITIONS.md §10): 2.5, or 3
+            row["game_points"] = int(game_points) if game_points == int(game_points) else float(game_points)
         by_group[group]["rows"].append(row)
         computed_at = max(computed_at, computed) if computed_at else computed
     return tables, computed_at
@@ -101,7 +106,8 @@ def standings_api_tables(*, competition: Competition) -> tuple[list[dict], datet
 
 def live_matches_of(*, competition: Competition):
     """The live online matches of the competition's fixtures, newest first."""
-    return live_matches(ids=competition.fixtures.filter(match__isnull=False).values("match_id"))
+    return live_matches(ids=Fixture.with_games.filter(competition=competition, match__isnull=False)
+                        .values("match_id"))  # a team tie's games too
 
 
 def knockout_rounds(*, competition: Competition, fixtures_qs=None) -> list[tuple]:

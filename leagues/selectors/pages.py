@@ -165,3 +165,27 @@ def double_elimination_brackets(rounds: list[tuple]) -> list[dict]:
         elif last is not None and last.status == Fixture.Status.BYE:
             brackets[-1]["champion"] = last.home or last.away
     return brackets
+
+
+def team_games_of(player) -> list[dict]:
+    """The player's team games (COMPETITIONS.md §10), per team he played them for: ``entrant``
+    (the team), ``competition``, ``played``, ``won``, ``drawn``, ``lost`` (walkovers count;
+    games without a result do not), and ``games`` (the latest first, at most 10)."""
+    games = (Fixture.with_games.filter(tie__isnull=False, status__in=Fixture.RESULTED, result__isnull=False)
+             .filter(Q(home_player=player) | Q(away_player=player))
+             .select_related("competition", "home", "away", "home_player", "away_player", "result", "round")
+             .order_by("-kickoff_at", "-pk"))
+    rows: dict[int, dict] = {}
+    for game in games:
+        side = "home" if game.home_player_id == player.pk else "away"
+        team = game.entrant(side)
+        row = rows.setdefault(team.pk, {"entrant": team, "competition": game.competition, "played": 0, "won": 0,
+                                        "drawn": 0, "lost": 0, "games": []})
+        row["played"] += 1
+        winner = game.result.winner_side
+        key = "drawn" if not winner and not game.result.is_double_no_show else "won" if winner == side else "lost"
+        row[key] += 1
+        if len(row["games"]) < 10:
+            row["games"].append(game)
+    return list(rows.values())
+

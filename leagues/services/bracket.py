@@ -19,7 +19,7 @@ from django.utils import timezone
 from leagues import names
 from leagues.models import Competition, Fixture, FixtureChange, Stage
 from leagues.rules import best_thirds, bracket
-from leagues.services import notices
+from leagues.services import notices, ties
 from leagues.services.double_elimination import follow_reset, is_double_elimination, play_orders
 from leagues.services.history import change_record, fixture_state
 from matches.models import Match
@@ -109,11 +109,13 @@ def bracket_plan(*, competition: Competition, qualifiers: dict, before_withdrawa
     double = is_double_elimination(competition)  # no places below: a lone entrant goes on by a bye
     below = set() if double else _for_places_below(fixtures, fed)
     orders = play_orders(competition, fixtures) if double else {}
+    games_begun = ties.ties_begun(competition=competition)  # a tie with a game played or under way
     stage = [
         bracket.KnockoutFixture(
             id=f.pk, order=orders.get(f.pk) or (f.round.number, f.position), home_source=fed[f.pk]["home"],
             away_source=fed[f.pk]["away"], home=f.home_id, away=f.away_id, status=f.status,
-            result=_decided(f), started=f.match_id is not None and f.match.status in Match.STARTED,
+            result=_decided(f),
+            started=(f.match_id is not None and f.match.status in Match.STARTED) or f.pk in games_begun,
             feeds_losers=f.pk in below, winner_goes_on=f.winner_to_id is not None,
         )
         for f in fixtures
@@ -169,6 +171,8 @@ def bracket_apply(plan: Plan, *, now: datetime | None = None, struck: dict | Non
         if entrants_changed and status == Fixture.Status.SCHEDULED and fixture.home_id and fixture.away_id:
             notices.fixture_ready(fixture=fixture)
         changed.append(fixture)
+    if changed:
+        ties.games_follow(competition_id=changed[0].competition_id, now=now)
     return changed
 
 

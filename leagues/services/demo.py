@@ -29,6 +29,7 @@ from django.utils.text import slugify
 from leagues import names
 from leagues.models import Club, ClubMembership, Competition, Fixture, Player, Season, Venue
 from leagues.notifications.services import muted
+from leagues.services.demo_teams import demo_club_championship
 from leagues.services.demo_year import demo_notices, demo_year
 from leagues.services.entrants import entrant_add
 from leagues.services.fixtures import fixtures_generate
@@ -168,6 +169,10 @@ def demo_federation(*, today: date | None = None, random_passwords: bool = False
                 home_discipline=rng.choice([0, 0, 0, 1]), away_discipline=rng.choice([0, 0, 0, 1]), **kwargs,
             )
 
+    # the club championship first: the latest league stays a players' league
+    championship = demo_club_championship(clubs=clubs, players=players, admin=admin, organiser=organiser,
+                                          label=label, today=today, rng=random.Random(2026))
+
     # Dated around today: the played rounds lie in the past, the next round a few days ahead.
     league, created = Competition.objects.get_or_create(
         slug=f"liga-{slugify(label)}",
@@ -225,7 +230,7 @@ def demo_federation(*, today: date | None = None, random_passwords: bool = False
             passwords[user.username] = random_password()
             user.set_password(passwords[user.username])
             user.save(update_fields=["password"])
-    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, swiss_open.slug, *year],
+    return DemoSummary(clubs=len(clubs), players=len(players), competitions=[league.slug, cup.slug, swiss_open.slug, championship.slug, *year],
                        passwords=passwords)
 
 

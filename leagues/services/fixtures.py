@@ -33,7 +33,7 @@ from leagues.models import (
     Stage,
 )
 from leagues.rules import best_thirds, bracket_layout, pairings
-from leagues.services import bracket, notices, swiss_rounds
+from leagues.services import bracket, notices, swiss_rounds, ties
 from leagues.services.double_elimination import double_elimination_generate
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.seeding import seeds_assign
@@ -99,6 +99,7 @@ def fixtures_generate(*, competition: Competition, now: datetime | None = None, 
         raise ScheduleError(_("the rounds would be dated past the end of the calendar: "
                               "choose an earlier first date or fewer days between rounds"),
                             field="first_date") from exc
+    ties.games_create(competition=competition, now=now)  # a team tie's games, one per table
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         bracket.bracket_apply(bracket.bracket_plan(competition=competition, qualifiers={}), now=now)
     results_changed(competition.pk)
@@ -123,6 +124,7 @@ def _swiss_round(competition: Competition, *, now: datetime, seeding: str) -> li
         _check_dates(competition)
     try:
         fixtures = swiss_rounds.swiss_round_pair(competition=competition, now=now)
+        ties.games_create(competition=competition, now=now)
     except OverflowError as exc:  # a round dated past the calendar's end
         raise ScheduleError(_("the rounds would be dated past the end of the calendar: "
                               "choose an earlier first date or fewer days between rounds"),

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Fixture, FixtureChange, KickoffProposal, Round, Venue
-from leagues.services import notices
+from leagues.services import notices, ties
 from leagues.services.history import change_record, fixture_state
 from leagues.services.online import lock_fixture_for_play, match_setup_for
 from matches.models import Match
@@ -61,6 +61,8 @@ def fixture_reschedule(*, fixture: Fixture, kickoff_at: datetime, reason: str = 
         change_record(fixture=fixture, kind=FixtureChange.Kind.RESCHEDULED, before=before,
                       after=fixture_state(fixture, result=None), by=by, reason=reason, now=now)
         notices.fixture_rescheduled(fixture=fixture, reason=reason)
+        if fixture.tie_id is None and fixture.competition.is_team:
+            ties.games_follow(competition_id=fixture.competition_id, now=now)  # a tie's games move with it
     return fixture
 
 

@@ -29,7 +29,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues import names
-from leagues.models import Competition, Entrant, Fixture, Venue
+from leagues.models import Competition, Entrant, Fixture, Player, Venue
 from leagues.services import notices
 from leagues.services.results import DOUBLE_NO_SHOW, result_record
 from matches.models import Match
@@ -46,12 +46,27 @@ def user_of(entrant: Entrant | None):
     return entrant.player.user
 
 
+def player_of(fixture: Fixture, side: str) -> Player | None:
+    """Who plays ``side`` of ``fixture``: a team game's player at that table (from the line-up),
+    else the entrant's player."""
+    if fixture.tie_id is not None:
+        return getattr(fixture, f"{side}_player")
+    entrant = fixture.entrant(side)
+    return entrant.player if entrant is not None and entrant.player_id else None
+
+
+def user_at(fixture: Fixture, side: str):
+    """The account that plays ``side`` of ``fixture`` (``None``: none)."""
+    player = player_of(fixture, side)
+    return player.user if player is not None else None
+
+
 def side_of_user(fixture: Fixture, user) -> str | None:
     """The side ``user`` plays in ``fixture`` (``None``: not one of its players)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     for side in ("home", "away"):
-        player_user = user_of(fixture.entrant(side))
+        player_user = user_at(fixture, side)
         if player_user is not None and player_user.pk == user.pk:
             return side
     return None
@@ -63,8 +78,10 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
         return PlayError(409, "at_table", _("this fixture is played at a real table: there is no check-in"))
     if fixture.home_id is None or fixture.away_id is None:
         return PlayError(409, "fixture_incomplete", _("this fixture does not have both its entrants yet"))
+    if fixture.tie_id is None and fixture.competition.is_team:
+        return PlayError(409, "team_tie", _("a team tie is played game by game: each table's game has its check-in"))
     for side in ("home", "away"):
-        if user_of(fixture.entrant(side)) is None:
+        if user_at(fixture, side) is None:
             return PlayError(409, "no_account", _("%(entrant)s has no account to play online with: this fixture "
                                                   "is played at a table, or decided by the organisers")
                              % {"entrant": fixture.entrant(side).name})
@@ -86,8 +103,8 @@ def checkin_refusal(fixture: Fixture, now: datetime) -> PlayError | None:
     return None
 
 
-def _names(entrant: Entrant) -> dict[str, str]:
-    player = entrant.player if entrant.player_id else None
+def _names(entrant: Entrant, player: Player | None = None) -> dict[str, str]:
+    player = player or (entrant.player if entrant.player_id else None)
     club = entrant.club
     return {
         "name": player.full_name if player else entrant.name,
@@ -104,21 +121,22 @@ def match_setup_for(fixture: Fixture, *, computer_sides: tuple[str, ...] = ()) -
         halves=competition.halves, half_minutes=competition.half_minutes, extra_time=competition.extra_time,
         extra_time_minutes=competition.extra_time_minutes, shootout=competition.shootout,
         shootout_kicks=competition.shootout_kicks, rule_params=competition.rule_params,
-        knockout=fixture.is_knockout,
+        knockout=fixture.is_knockout and fixture.tie_id is None,  # a tie's game may end drawn
     )
     return online.Setup(
         rule_set=competition.rule_set, rule_params=params, kickoff_at=fixture.kickoff_at,
         checkin_opens_at=fixture.checkin_opens_at, checkin_deadline_at=fixture.checkin_closes_at,
-        home_user=user_of(fixture.home), away_user=user_of(fixture.away), computer_sides=computer_sides,
+        home_user=user_at(fixture, "home"), away_user=user_at(fixture, "away"), computer_sides=computer_sides,
         title=f"{competition.name}, {fixture.round}", url=reverse("site:fixture", args=[fixture.pk]),
-        sides={"home": _names(fixture.home), "away": _names(fixture.away)},
+        sides={"home": _names(fixture.home, player_of(fixture, "home")),
+               "away": _names(fixture.away, player_of(fixture, "away"))},
     )
 
 
 def lock_fixture_for_play(fixture_id: int) -> Fixture:
-    return (Fixture.objects.select_for_update(of=("self",))
+    return (Fixture.with_games.select_for_update(of=("self",))
             .select_related("competition", "round__stage", "home__player__user", "away__player__user",
-                            "home__club", "away__club")
+                            "home__club", "away__club", "home_player__user", "away_player__user")
             .get(pk=fixture_id))
 
 

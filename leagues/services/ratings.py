@@ -92,6 +92,31 @@ def rated_games(*, competition_ids: list[int] | None = None) -> list[ratings.Gam
         else:
             score = 1.0 if row["winner_side"] == "home" else 0.0
         games.append(ratings.Game(period=ratings.period_of(_game_day(row), months=months), a=home, b=away, score=score))
+    return games + team_rated_games(competition_ids=competition_ids, months=months)
+
+
+def team_rated_games(*, competition_ids: list[int] | None, months: int) -> list[ratings.Game]:
+    """The games of team ties (COMPETITIONS.md §10) between the two players the line-ups put at
+    their table: each counts for its two players like a single game (played or decided by a
+    disqualification; walkovers never)."""
+    results = Result.objects.filter(
+        fixture__tie__isnull=False, fixture__status=Fixture.Status.PLAYED,
+        outcome__in=[Outcome.PLAYED, Outcome.DISQUALIFICATION],
+        fixture__home_player__isnull=False, fixture__away_player__isnull=False,
+    )
+    if competition_ids is None:
+        results = results.filter(fixture__competition__rated=True)
+    else:
+        results = results.filter(fixture__competition_id__in=competition_ids)
+    games = []
+    for row in results.values("fixture__home_player_id", "fixture__away_player_id", "winner_side", "home_shootout",
+                              "fixture__date", "fixture__round__date", "fixture__competition__first_date",
+                              "adjudicated_at"):
+        home, away = row["fixture__home_player_id"], row["fixture__away_player_id"]
+        if home == away:
+            continue
+        score = 0.5 if not row["winner_side"] else 1.0 if row["winner_side"] == "home" else 0.0
+        games.append(ratings.Game(period=ratings.period_of(_game_day(row), months=months), a=home, b=away, score=score))
     return games
 
 

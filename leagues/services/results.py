@@ -45,7 +45,7 @@ from leagues.models import (
     Stage,
 )
 from leagues.rules.official import Official, Recorded, ResultError, Rules, official_result
-from leagues.services import bracket, notices
+from leagues.services import bracket, notices, ties
 from leagues.services.history import change_record, fixture_state
 from leagues.services.locks import lock_competition, results_changed, retry_conflicts
 from leagues.services.standings import competition_tables, group_places
@@ -76,7 +76,7 @@ class ResultConflict(Exception):
 def rules_for(*, fixture: Fixture) -> Rules:
     competition: Competition = fixture.competition
     return Rules(
-        knockout=fixture.is_knockout,
+        knockout=fixture.is_knockout and not fixture.is_game,  # a tie's game may end drawn: the tie is decided
         extra_time=competition.extra_time,
         shootout=competition.shootout,
         shootout_kicks=competition.shootout_kicks,
@@ -86,11 +86,11 @@ def rules_for(*, fixture: Fixture) -> Rules:
 
 def lock_fixture(fixture_id: int) -> tuple[Competition, Fixture]:
     """The fixture and its competition, locked in the order competition, fixture."""
-    competition_id = Fixture.objects.filter(pk=fixture_id).values_list("competition_id", flat=True).first()
+    competition_id = Fixture.with_games.filter(pk=fixture_id).values_list("competition_id", flat=True).first()
     if competition_id is None:
         raise Fixture.DoesNotExist(fixture_id)
     competition = lock_competition(competition_id)
-    fixture = (Fixture.objects.select_for_update(of=("self",))
+    fixture = (Fixture.with_games.select_for_update(of=("self",))
                .select_related("competition", "round__stage", "home", "away").get(pk=fixture_id))
     fixture.competition = competition
     return competition, fixture
@@ -107,7 +107,12 @@ def current_result(fixture: Fixture) -> Result | None:
 
 
 def _check_takes_result(fixture: Fixture) -> None:
-    """Raises ``ResultError`` (400 on ``fixture``) for a fixture that takes no result."""
+    """Raises ``ResultError`` (400 on ``fixture``) for a fixture that takes no result, and
+    ``ResultConflict`` ("tie_result_derived") for a team tie: its games take the results."""
+    if ties.is_tie(fixture):
+        raise ResultConflict("tie_result_derived", _(
+            "this is a team tie: its result is derived from its games; record each game's result instead"),
+            games=list(ties.games_of(fixture).values_list("pk", flat=True)))
     if fixture.home_id is None or fixture.away_id is None:
         raise ResultError("fixture", _("this fixture does not have both its entrants yet"))
     if fixture.status not in Fixture.OPEN | Fixture.RESULTED:
@@ -179,6 +184,8 @@ def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> FixtureChang
     fixture is to be played again, by the entrants the bracket now gives it. Returns the history
     entry (the new entrants are added to it)."""
     before = fixture_state(fixture)
+    for game in ties.games_of(fixture).filter(status__in=Fixture.RESULTED):
+        _strike(fixture=game, by=by, now=now, reason=reason)  # a tie's games are struck with it
     Result.objects.filter(fixture=fixture).delete()
     if fixture.match_id is not None:
         online.match_annul(match_id=fixture.match_id, by=by, now=now)
@@ -222,7 +229,9 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
     ("played_on", with every fixture the change would reach), unless ``cascade`` (those
     fixtures' results are struck, down the bracket, and each goes back to scheduled with its new
     entrants) or ``keep_conflicts`` (a withdrawal: they are left as they are, and shown to the
-    organisers as conflicts by the recomputation)."""
+    organisers as conflicts by the recomputation). A team tie's result is derived from its games
+    first (``leagues.services.ties``)."""
+    ties.ties_settle(competition=competition, by=by, now=now)
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         plan = _plan(competition)
         struck: dict[int, FixtureChange] = {}
@@ -451,7 +460,7 @@ def result_from_match(*, match_id: int, now: datetime | None = None) -> Result |
     history for the organiser; when it would change a fixture that has played on, likewise
     (``ResultConflict``): the organiser decides."""
     now = now or timezone.now()
-    fixture_id = Fixture.objects.filter(match_id=match_id).values_list("pk", flat=True).first()
+    fixture_id = Fixture.with_games.filter(match_id=match_id).values_list("pk", flat=True).first()
     if fixture_id is None:
         return None
     try:
@@ -484,7 +493,7 @@ def result_from_match(*, match_id: int, now: datetime | None = None) -> Result |
         message = exc.message if isinstance(exc, ResultError) else exc.detail
         logger.error("match %s: its result cannot be official: %s", match_id, message)
         with transaction.atomic():
-            fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
+            fixture = Fixture.with_games.select_for_update().get(pk=fixture_id)
             change_record(fixture=fixture, kind=FixtureChange.Kind.ONLINE_RESULT, before={},
                           after={"match": match_id, "refused": message}, now=now)
         return None
@@ -496,7 +505,7 @@ def fixtures_awaiting_official(*, limit: int = 500) -> list[int]:
     it yet, and not refused before."""
     refused = FixtureChange.objects.filter(kind=FixtureChange.Kind.ONLINE_RESULT, after__has_key="refused")
     return list(
-        Fixture.objects.filter(match__status=Match.Status.ADJUDICATED, status__in=Fixture.OPEN)
+        Fixture.with_games.filter(match__status=Match.Status.ADJUDICATED, status__in=Fixture.OPEN)
         .exclude(pk__in=refused.values("fixture_id"))
         .values_list("match_id", flat=True)[:limit]
     )

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
 from leagues.rules import standings
-from leagues.services import best_thirds, bracket
+from leagues.services import best_thirds, bracket, ties
 from leagues.services.bulk import rows_insert
 from leagues.services.locks import lock_competition
 
@@ -76,13 +76,15 @@ def standing_tables(*, competition: Competition) -> list[Table]:
         Fixture.objects.filter(competition=competition, round__stage__in=stages,
                                status__in=Fixture.DONE)
         .order_by("pk")
-        .values_list("round__stage_id", "round__number", "group_id", "status", "home_id", "away_id", "result__id",
+        .values_list("pk", "round__stage_id", "round__number", "group_id", "status", "home_id", "away_id", "result__id",
                      "result__home_goals", "result__away_goals", "result__home_discipline",
                      "result__away_discipline", "result__outcome", "result__outcome_side")
         .iterator(chunk_size=2000)  # a season's results pass through, a chunk in memory at a time
     )
-    for (stage_id, round_number, group_id, status, home, away, result_id, home_goals, away_goals, home_discipline,
-         away_discipline, outcome, outcome_side) in fixtures:
+    # a team tie: won on its games' game points, its goals those of its games (COMPETITIONS.md §10)
+    game_points = ties.tie_game_points(competition=competition) if competition.is_team else {}
+    for (fixture_id, stage_id, round_number, group_id, status, home, away, result_id, home_goals, away_goals,
+         home_discipline, away_discipline, outcome, outcome_side) in fixtures:
         # a stage without groups has one table, whatever a fixture's group says
         table = table_of.get((stage_id, group_id)) or table_of.get((stage_id, None))
         if table is None or home in excluded or away in excluded:
@@ -95,17 +97,33 @@ def standing_tables(*, competition: Competition) -> list[Table]:
                 home=home, away=away, home_goals=home_goals, away_goals=away_goals,
                 home_discipline=home_discipline, away_discipline=away_discipline,
                 double_loss=outcome == Outcome.WALKOVER and outcome_side == Side.BOTH, round=round_number,
+                **_game_points_of(game_points, fixture_id, competition),
             ))
     return tables
+
+
+def _game_points_of(game_points: dict, tie_id: int, competition: Competition) -> dict:
+    if not competition.is_team:
+        return {}
+    home, away = game_points.get(tie_id, (0, 0))
+    return {"home_game_points": home, "away_game_points": away}
+
+
+def competition_points(competition: Competition) -> standings.Points:
+    """A win's, draw's, loss's and bye's points: a team competition's ``tie_points``."""
+    if competition.is_team:
+        win, draw, loss = competition.tie_points
+        return standings.Points(win=win, draw=draw, loss=loss, bye=competition.bye_value)
+    return standings.Points(
+        win=competition.points_win, draw=competition.points_draw,
+        loss=competition.points_loss, bye=competition.bye_value,  # a Swiss: its bye_points
+    )
 
 
 def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
     """Every table ranked (``Table.ranked``), and the lots drawn while ranking them (entrant id
     -> ticket, the ones already recorded included)."""
-    points = standings.Points(
-        win=competition.points_win, draw=competition.points_draw,
-        loss=competition.points_loss, bye=competition.bye_value,  # a Swiss: its bye_points
-    )
+    points = competition_points(competition)
     lots = {int(k): v for k, v in competition.lots_drawn.items()}
     criteria = competition.criteria
     tables = standing_tables(competition=competition)
@@ -204,7 +222,7 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
 STANDING_COLUMNS = (
     "entrant_id", "group_id", "position", "played", "won", "drawn", "lost", "goals_for",
     "goals_against", "goal_difference", "points", "discipline", "tiebreak", "tiebreak_criterion", "shared",
-    "computed_at",
+    "game_points", "computed_at",
 )
 
 
@@ -216,7 +234,7 @@ def _store_rows(competition: Competition, tables: list[Table], *, now: datetime)
     ranked = {
         row.entrant: (table.group.pk if table.group else None, row.position, row.played, row.won, row.drawn,
                       row.lost, row.goals_for, row.goals_against, row.goal_difference, row.points,
-                      row.discipline, row.tiebreak, row.tiebreak_criterion, row.shared)
+                      row.discipline, row.tiebreak, row.tiebreak_criterion, row.shared, row.game_points)
         for table in tables for row in table.ranked.rows
     }
     stored = (Standing.objects.filter(competition=competition).order_by()

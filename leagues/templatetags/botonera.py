@@ -49,11 +49,23 @@ def result_of(fixture):
 
 @register.filter
 def score(fixture) -> str:
-    """'2–1', '1–1 (4–3 pens)', or '' before an official result."""
+    """'2–1', '1–1 (4–3 pens)', or '' before an official result; a team tie: its game points
+    ('3–1', '2½–1½')."""
     result = result_of(fixture)
     if result is None:
         return ""
+    if result.home_game_points is not None:
+        return f"{halves(result.home_game_points)}–{halves(result.away_game_points)}"
     return f"{result.home_goals}–{result.away_goals}"
+
+
+@register.filter
+def halves(value) -> str:
+    """Game points as a scoreline writes them: 3, 2½, ½."""
+    if value is None:
+        return ""
+    whole, half = divmod(round(float(value) * 2), 2)
+    return (str(whole) if whole or not half else "") + ("½" if half else "")
 
 
 @register.filter

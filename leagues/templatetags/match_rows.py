@@ -43,7 +43,7 @@ def _side(fixture, side: str, won: str, urls) -> SafeString:
             body = format_html('<a href="{}">{}</a>', urls("site:player", entrant.player_id), who(entrant))
         else:
             body = format_html("{}", entrant.name)
-        if entrant.club:
+        if entrant.club and entrant.club.name != entrant.name:  # a team named after its club: once
             body += format_html('<span class="club">{}</span>', entrant.club.name)
     elif side == "away" and fixture.status == "bye":
         body = mark_safe('<span class="muted">—</span>')

@@ -39,6 +39,7 @@ from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
 from leagues.selectors.reports import players_part
 from leagues.services import online as fixture_online
+from leagues.services.entrants import EntrantError
 from leagues.services.kickoffs import fixture_reschedule, round_reschedule
 from leagues.services.locks import Busy
 from leagues.services.results import (
@@ -48,15 +49,25 @@ from leagues.services.results import (
     result_record,
     result_token,
 )
+from leagues.services.teams import (
+    is_captain,
+    lineup_closed,
+    lineup_deadline,
+    lineup_set,
+    lineup_visible,
+    tie_needs_shootout,
+)
+from leagues.services.ties import games_of
 from matches import selectors as match_selectors
 from matches.models import Match
 from matches.services.play import PlayError
 
 
 def fixture_qs():
-    return Fixture.objects.select_related(
+    """Fixtures with what their pages read (a team tie's games too: each has its page)."""
+    return Fixture.with_games.select_related(
         "competition", "round__stage", "group", "home__club", "away__club", "home__player__user",
-        "away__player__user", "match", "result",
+        "away__player__user", "match", "result", "home_player", "away_player", "tie",
     )
 
 
@@ -115,6 +126,8 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "report_form": PlayerReportForm(),
         "propose_form": RescheduleForm(zone=competition.zone),
     }
+    if competition.is_team:
+        context.update(team_fixture_context(fixture, user=request.user, now=now))
     if manage:
         context.update({
             "history": list(fixture.changes.select_related("by").order_by("-at", "-pk")[:50]),
@@ -125,12 +138,79 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/fixture.html", context)
 
 
+def team_fixture_context(fixture: Fixture, *, user, now) -> dict:
+    """A team tie's page: its tables side by side (each game's players, as far as the line-ups
+    may be shown to ``user``, and its result), the line-ups' state and the deadline; a game's
+    page: its tie and table."""
+    if fixture.tie_id is not None:
+        return {"tie": fixture.tie, "game_table": fixture.table, "is_game": True,
+                "lineup_shown": {side: lineup_visible(fixture.tie, side, user=user, now=now)
+                                 for side in ("home", "away")}}
+    shown = {side: lineup_visible(fixture, side, user=user, now=now) for side in ("home", "away")}
+    games = list(games_of(fixture).select_related("home_player", "away_player", "result", "match"))
+    for game in games:
+        game.shown_home = game.home_player if shown["home"] else None
+        game.shown_away = game.away_player if shown["away"] else None
+        game.official = result_of(game)
+    return {
+        "is_tie": True, "games": games, "lineup_deadline": lineup_deadline(fixture),
+        "lineup_forms": lineup_forms(fixture, games, user=user, now=now),
+        "sides": [(side, fixture.entrant(side)) for side in ("home", "away") if fixture.entrant(side)],
+        "lineups_shown": [side for side in ("home", "away") if shown[side]],
+        "lineups_in": [side for side in ("home", "away") if getattr(fixture, f"{side}_lineup_at")],
+        "needs_shootout": fixture.is_knockout and tie_needs_shootout(fixture),
+    }
+
+
+def lineup_forms(tie: Fixture, games: list[Fixture], *, user, now) -> list[dict]:
+    """The line-up forms ``user`` may fill on the tie's page: a side's, for its captain (both for
+    an organiser), before the deadline and any game's result: ``side``, ``entrant``, ``squad``
+    (its players) and ``tables`` (table number, the player there now)."""
+    if lineup_closed(tie, now=now) or any(g.status in Fixture.RESULTED for g in games):
+        return []
+    organiser = can_manage_competition(user, tie.competition)
+    forms = []
+    for side in ("home", "away"):
+        entrant = tie.entrant(side)
+        if entrant is None or not (organiser or is_captain(user, entrant)):
+            continue
+        squad = [member.player for member in entrant.squad.select_related("player").order_by(
+            "player__last_name", "player__first_name")]
+        forms.append({"side": side, "entrant": entrant, "squad": squad,
+                      "tables": [(g.table, getattr(g, f"{side}_player_id")) for g in games]})
+    return forms
+
+
+@login_required
+@require_POST
+def fixture_lineup(request: HttpRequest, pk: int) -> HttpResponse:
+    """A side's line-up from the tie page's form (``side``, ``table_1``..``table_N``: player ids,
+    empty for an empty table at the end)."""
+    tie = get_object_or_404(Fixture.objects, pk=pk)
+    side = request.POST.get("side", "")
+    players = []
+    for table in range(1, tie.competition.tables_per_tie + 1):
+        value = request.POST.get(f"table_{table}", "")
+        if value.isdigit():
+            players.append(int(value))
+    try:
+        lineup_set(tie=tie, side=side, players=players, by=request.user)
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except (EntrantError, ResultConflict) as exc:
+        messages.error(request, _("The line-up was not saved: %(reason)s.") % {
+            "reason": exc.detail if isinstance(exc, ResultConflict) else str(exc)})
+        return redirect("site:fixture", pk=pk)
+    messages.success(request, _("The line-up is saved; the other team sees it once both are in."))
+    return redirect("site:fixture", pk=pk)
+
+
 @login_required
 @require_POST
 def fixture_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """Checks the signed-in player in; the first check-in sets the online match up. The match
     kicks off when both are in."""
-    fixture = get_object_or_404(Fixture, pk=pk)
+    fixture = get_object_or_404(Fixture.with_games, pk=pk)  # a team tie's game too
     try:
         match = fixture_online.fixture_check_in(fixture=fixture, user=request.user)
     except PlayError as exc:

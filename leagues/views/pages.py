@@ -46,6 +46,7 @@ from leagues.selectors.pages import (
     next_fixtures,
     next_placed_table,
     tables_with_qualifiers,
+    team_games_of,
 )
 from leagues.selectors.reports import overdue_fixtures
 from leagues.services import competitions, swiss_rounds
@@ -224,6 +225,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "results": latest_results(fixtures, limit=15),
         "upcoming": next_fixtures(fixtures, limit=10),
+        "team_games": team_games_of(player),
         **player_year_context(player),
     })
 

@@ -1,0 +1,38 @@
+"""A team tie's game played online: its two players (from the line-ups) check in, the match is
+set up between them and goes live, and its adjudicated log is the game's result."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from leagues.models import Fixture
+from matches.models import Match
+from tests.leagues.team_world import as_user, team_world
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_games_two_players_check_in_and_play_it_online():
+    world = team_world(clubs=2, tables_per_tie=2, venue="online")
+    tie = world.ties()[0]
+    world.lineups(tie)
+    kickoff = timezone.now() + timedelta(minutes=10)
+    Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=kickoff)
+    Fixture.with_games.filter(tie=tie).update(kickoff_at=kickoff)
+    game = world.games(tie)[0]
+    home, away = world.players[tie.home_id][0], world.players[tie.away_id][0]
+    outsider = world.players[tie.home_id][1]  # at table 2, not this game's
+    answer = as_user(outsider.user).post(f"/api/fixtures/{game.pk}/check-in/")
+    assert answer.status_code == 403
+    assert as_user(home.user).post(f"/api/fixtures/{game.pk}/check-in/").status_code == 200
+    assert as_user(away.user).post(f"/api/fixtures/{game.pk}/check-in/").status_code == 200
+    game.refresh_from_db()
+    match = Match.objects.get(pk=game.match_id)
+    assert match.status == Match.Status.LIVE
+    assert (match.home_user_id, match.away_user_id) == (home.user_id, away.user_id)
+    answer = as_user(home.user).post(f"/api/fixtures/{tie.pk}/check-in/")  # the tie itself is not played
+    assert answer.status_code in (403, 409)
+    html = world.api.get(f"/fixtures/{tie.pk}/").content.decode()  # the tie page marks the live table
+    assert 'class="card tie-table live"' in html and "Watch live" in html

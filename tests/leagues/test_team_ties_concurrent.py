@@ -1,0 +1,50 @@
+"""Two games of one tie recorded at the same moment by two organisers, on PostgreSQL: both are
+stored and the tie is derived once, from both (the competition's lock orders them)."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from leagues.models import Fixture, FixtureChange
+from tests.leagues.team_world import as_user, team_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_two_games_of_one_tie_recorded_at_once_are_both_stored_and_the_tie_derived_once():
+    if connection.vendor != "postgresql":
+        pytest.skip("the race needs PostgreSQL's row locks")
+    world = team_world(clubs=2, tables_per_tie=4)
+    second = get_user_model().objects.create_user(username="second-organiser")
+    world.competition.organisers.add(second)
+    tie = world.ties()[0]
+    world.lineups(tie)
+    games = world.games(tie)
+    for game, (home, away) in zip(games[:2], [(1, 0), (0, 1)], strict=True):
+        assert world.record(game, home, away).status_code == 200
+    barrier = threading.Barrier(2)
+    answers = {}
+
+    def record(client, game, home, away):
+        try:
+            barrier.wait(timeout=10)
+            answers[game.pk] = client.post(f"/api/fixtures/{game.pk}/result/", {"home_goals": home, "away_goals": away},
+                                           format="json").status_code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=record, args=(world.api, games[2], 2, 0)),
+               threading.Thread(target=record, args=(as_user(second), games[3], 3, 1))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert answers == {games[2].pk: 200, games[3].pk: 200}
+    tie.refresh_from_db()
+    assert tie.status == Fixture.Status.PLAYED
+    assert (tie.result.winner_side, tie.result.home_goals, tie.result.away_goals) == ("home", 6, 2)
+    assert FixtureChange.objects.filter(fixture=tie, kind=FixtureChange.Kind.RESULT).count() == 1
+    assert not FixtureChange.objects.filter(fixture=tie, kind=FixtureChange.Kind.CORRECTION).exists()
