@@ -289,6 +289,18 @@ def standings_data(competition: Competition) -> dict:
     return {**head, "tables": tables}
 
 
+def kickoff_of(fixture: Fixture, data: dict):
+    """``data["kickoff_at"]`` aware: a time without an offset is the competition's local time.
+    Raises ``ValidationError`` naming ``kickoff_at`` for a local time its zone skips."""
+    kickoff_at = data["kickoff_at"]
+    if kickoff_at.tzinfo is not None:
+        return kickoff_at
+    try:
+        return aware_in(fixture.competition.zone, kickoff_at)
+    except DjangoValidationError as exc:
+        raise ValidationError({"kickoff_at": exc.messages}) from exc
+
+
 def fixture_queryset(*, games: bool = False):
     """Fixtures with what their JSON reads; ``games``: the games of team ties too."""
     return (Fixture.with_games if games else Fixture.objects).select_related(
@@ -518,13 +530,8 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="propose-kickoff", permission_classes=[permissions.IsAuthenticated])
     def propose_kickoff(self, request, pk=None):
         def write(fixture, data):
-            kickoff_at = data["kickoff_at"]
-            if kickoff_at.tzinfo is None:  # the competition's local time
-                try:
-                    kickoff_at = aware_in(fixture.competition.zone, kickoff_at)
-                except DjangoValidationError as exc:
-                    raise ValidationError({"kickoff_at": exc.messages}) from exc
-            kickoff_propose(fixture=fixture, user=request.user, kickoff_at=kickoff_at, reason=data["reason"])
+            kickoff_propose(fixture=fixture, user=request.user, kickoff_at=kickoff_of(fixture, data),
+                            reason=data["reason"])
         return self._player_write(request, serializers.RescheduleSerializer, write)
 
     @extend_schema(summary="Accept the opponent's proposed kick-off: the fixture moves to it",
@@ -576,13 +583,8 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], serializer_class=serializers.RescheduleSerializer)
     def reschedule(self, request, pk=None):
         def write(fixture, data):
-            kickoff_at = data["kickoff_at"]
-            if kickoff_at.tzinfo is None:  # the competition's local time
-                try:
-                    kickoff_at = aware_in(fixture.competition.zone, kickoff_at)
-                except DjangoValidationError as exc:
-                    raise ValidationError({"kickoff_at": exc.messages}) from exc
-            fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_at, reason=data["reason"])
+            fixture_reschedule(fixture=fixture, by=request.user, kickoff_at=kickoff_of(fixture, data),
+                               reason=data["reason"])
 
         return self._write(request, serializers.RescheduleSerializer, write, default_field="kickoff_at")
 

@@ -62,6 +62,18 @@ def _league(slug: str, *, half_minutes: int = 1, rule_params: dict | None = None
     return competition, competition.fixtures.get()
 
 
+def _kicked_off(slug: str):
+    """The online match of a league of two, both players checked in: live at its kick-off."""
+    from matches.services import online
+    from tests.matches.conftest import setup_match
+
+    _, fixture = _league(slug)
+    match = setup_match(fixture, timezone.now())
+    for entrant in (fixture.home, fixture.away):
+        online.check_in(match_id=match.pk, user=entrant.player.user)
+    return match
+
+
 def _sign_in(browser, base: str, username: str, device: dict):
     page = browser.new_context(**device).new_page()
     page.goto(f"{base}/accounts/login/")
@@ -379,13 +391,7 @@ def test_at_a_penalty_kick_each_side_is_told_its_own_part(live_server, browser):
     """The taker's side places its taker and says ready, then the keeper's side sets its keeper
     and says ready, then the taker flicks: the turn line and the hint say so to each side (the
     keeper's side is never told it is its own penalty kick)."""
-    from matches.services import online
-    from tests.matches.conftest import setup_match
-
-    _, fixture = _league("pen")
-    match = setup_match(fixture, timezone.now())
-    for entrant in (fixture.home, fixture.away):
-        online.check_in(match_id=match.pk, user=entrant.player.user)
+    match = _kicked_off("pen")
     page = browser.new_context(**DESKTOP).new_page()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     page.wait_for_function("window.botonera && botonera.idle()")
@@ -421,13 +427,7 @@ def test_at_an_mbs_throw_in_a_placed_button_waits_for_ready(live_server, browser
     """MBS "Saque de banda y tiro de esquina": once the taking side placed a button, the turn line
     and the hint tell it to press Ready before the flick; before any placing, and after Ready,
     they say what they said before."""
-    from matches.services import online
-    from tests.matches.conftest import setup_match
-
-    _, fixture = _league("mbs-throw")
-    match = setup_match(fixture, timezone.now())
-    for entrant in (fixture.home, fixture.away):
-        online.check_in(match_id=match.pk, user=entrant.player.user)
+    match = _kicked_off("mbs-throw")
     page = browser.new_context(**DESKTOP).new_page()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     page.wait_for_function("window.botonera && botonera.idle()")
@@ -455,13 +455,7 @@ def test_at_an_mbs_throw_in_a_placed_button_waits_for_ready(live_server, browser
 def test_a_press_on_your_button_out_of_your_turn_says_whose_turn_it_is_and_sends_nothing(live_server, browser):
     """At the kick-off it is home's turn: the away player who presses on one of its buttons is
     told at once, in the message line, and no move goes to the server."""
-    from matches.services import online
-    from tests.matches.conftest import setup_match
-
-    _, fixture = _league("nyt")
-    match = setup_match(fixture, timezone.now())
-    for entrant in (fixture.home, fixture.away):
-        online.check_in(match_id=match.pk, user=entrant.player.user)
+    match = _kicked_off("nyt")
     away = _sign_in(browser, live_server.url, "nyt-away", DESKTOP)
     posts = []
     away.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
@@ -482,13 +476,7 @@ def test_a_press_on_your_button_out_of_your_turn_says_whose_turn_it_is_and_sends
 def test_a_goal_kick_arrangement_says_which_half_and_how_many_are_there(live_server, browser):
     """Rulebook §5: in its stage of a goal kick's arrangement the side is told the half it uses,
     how many of its buttons are wholly in the half it attacks out of the 3 it needs, and the 6 cm."""
-    from matches.services import online
-    from tests.matches.conftest import setup_match
-
-    _, fixture = _league("gka")
-    match = setup_match(fixture, timezone.now())
-    for entrant in (fixture.home, fixture.away):
-        online.check_in(match_id=match.pk, user=entrant.player.user)
+    match = _kicked_off("gka")
     page = browser.new_context(**DESKTOP).new_page()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     page.wait_for_function("window.botonera && botonera.idle()")

@@ -306,6 +306,17 @@ def test_a_flick_made_in_another_process_reaches_the_servers_watchers_through_re
             assert time.monotonic() - start < 2
 
 
+def _settled(page, frames: list, polls: list) -> None:
+    """Waits for the board's first poll (after its history) and the socket's first frame (the
+    browser's events reach these lists only while Playwright is called, so wait through it),
+    then forgets the polls so far."""
+    deadline = time.monotonic() + 20
+    while not (frames and any("frames=0" not in url for url in polls)) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(300)
+    polls.clear()
+
+
 @pytest.mark.integration
 @pytest.mark.slow
 def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_polls(stub_referee, asgi_server):
@@ -321,13 +332,7 @@ def test_a_spectators_board_in_a_browser_follows_the_match_by_its_socket_not_by_
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
         page.goto(f"{base}/matches/{match.pk}/")
         page.wait_for_function("window.botonera && botonera.idle()")
-        # the board's first poll (after its history) and the socket's first frame; the browser's
-        # events reach these lists only while Playwright is called, so wait through it
-        deadline = time.monotonic() + 20
-        while not (frames and any("frames=0" not in url for url in polls)) and time.monotonic() < deadline:
-            page.wait_for_timeout(100)
-        page.wait_for_timeout(300)
-        polls.clear()
+        _settled(page, frames, polls)
         for _flick in range(3):
             seq = move(match.pk, users)
             page.wait_for_function(f"botonera.header().seq >= {seq}", timeout=3000)
@@ -361,11 +366,7 @@ def test_a_players_board_animates_the_opponents_flicks_from_the_push_without_ask
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
         page.goto(f"{base}/matches/{match.pk}/")
         page.wait_for_function("window.botonera && botonera.idle()")
-        deadline = time.monotonic() + 20
-        while not (frames and any("frames=0" not in url for url in polls)) and time.monotonic() < deadline:
-            page.wait_for_timeout(100)
-        page.wait_for_timeout(300)
-        polls.clear()
+        _settled(page, frames, polls)
         start = time.monotonic()
         for _flick in range(3):
             seq = move(match.pk, users)
