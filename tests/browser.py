@@ -57,3 +57,15 @@ def chromium() -> Iterator[Browser]:
         # The ORM calls ran in Playwright's greenlet, with a connection of their own: close
         # it, or the test database cannot be dropped.
         connections.close_all()
+
+
+def sign_in(page, base: str, username: str, password: str):
+    """Signs ``page`` in through the sign-in form (its own button: the header has the language
+    switcher's form too) and returns it; fails the test when the site refuses."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main form [type=submit]")
+    page.wait_for_load_state()
+    assert "/accounts/login/" not in page.url, "sign-in failed"
+    return page

@@ -35,7 +35,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tests.bench import loadtest
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import ARGS, CHROMIUM, sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 STAMP_ROWS = """() => {
@@ -130,11 +130,7 @@ def run(args) -> dict:
             for role in ("home", "away", "spectator"):
                 page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True).new_page()
                 if role in accounts:
-                    page.goto(f"{base}/accounts/login/")
-                    page.fill("input[name=username]", accounts[role][0])
-                    page.fill("input[name=password]", accounts[role][1])
-                    page.click("main form [type=submit]")
-                    page.wait_for_load_state()
+                    sign_in(page, base, *accounts[role])
                 page.goto(f"{base}/matches/{plan.match_id}/")
                 page.wait_for_function("window.botonera && botonera.idle()")
                 page.evaluate(STAMP_ROWS)

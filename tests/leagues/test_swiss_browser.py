@@ -19,6 +19,7 @@ from django.db.models import Q
 
 from leagues.models import Competition, Entrant, Fixture
 from tests.browser import chromium as launch_chromium
+from tests.browser import sign_in
 
 PASSWORD = "pw-swiss-browser-1"
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -48,14 +49,7 @@ def shots(tmp_path) -> Path:
 
 
 def _sign_in(browser, base: str, device: dict):
-    page = browser.new_context(**device).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "swiss-organiser")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form [type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, "sign-in failed"
-    return page
+    return sign_in(browser.new_context(**device).new_page(), base, "swiss-organiser", PASSWORD)
 
 
 class Open:

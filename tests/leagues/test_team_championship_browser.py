@@ -16,6 +16,7 @@ from leagues.services.online import fixture_match_setup
 from leagues.services.results import result_record
 from matches.models import Match
 from tests.browser import chromium as launch_chromium
+from tests.browser import sign_in
 from tests.leagues.team_world import team_world
 
 PASSWORD = "captain-pass"
@@ -31,15 +32,8 @@ def chromium():
         yield browser
 
 
-def sign_in(browser, base: str, username: str, device: dict):
-    page = browser.new_context(**device).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form [type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, "sign-in failed"
-    return page
+def signed_in(browser, base: str, username: str, device: dict):
+    return sign_in(browser.new_context(**device).new_page(), base, username, PASSWORD)
 
 
 def line_up(page, base: str, tie: Fixture, side: str, players) -> None:
@@ -61,10 +55,10 @@ def test_a_club_championship_tie_played_through_in_chromium(live_server, chromiu
         team.captain.save()
     base = live_server.url
 
-    home = sign_in(chromium, base, tie.home.captain.username, DESKTOP)
+    home = signed_in(chromium, base, tie.home.captain.username, DESKTOP)
     line_up(home, base, tie, "home", world.players[tie.home_id][:4])
     assert "line-up in" in home.content()
-    away = sign_in(chromium, base, tie.away.captain.username, PHONE)
+    away = signed_in(chromium, base, tie.away.captain.username, PHONE)
     away.goto(f"{base}/fixtures/{tie.pk}/")
     assert world.players[tie.home_id][0].full_name not in away.locator("#tie-tables").inner_text()  # hidden
     away.screenshot(path=str(shots / "lineup-form-390.png"), full_page=True)

@@ -23,7 +23,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.browser import chromium
+from tests.browser import chromium, sign_in
 
 PASSWORD = "board-test-pw"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}  # a laptop
@@ -75,14 +75,7 @@ def _kicked_off(slug: str):
 
 
 def _sign_in(browser, base: str, username: str, device: dict):
-    page = browser.new_context(**device).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form [type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, "sign-in failed"
-    return page
+    return sign_in(browser.new_context(**device).new_page(), base, username, PASSWORD)
 
 
 def _aim(page, side: str, piece: str | None, speed: float) -> dict:

@@ -347,7 +347,7 @@ def test_a_players_board_animates_the_opponents_flicks_from_the_push_without_ask
     """The opponent's board sees a flick when a spectator's does: the push is the feed answer,
     with nothing private to a player in it, so the player's board takes it as it comes instead
     of asking its own feed first (one more round trip). Only its net poll, every 2 s, remains."""
-    from tests.browser import chromium
+    from tests.browser import chromium, sign_in
 
     match, home, away = live_now("player-socket")
     away.set_password("pw-socket-1")
@@ -356,11 +356,7 @@ def test_a_players_board_animates_the_opponents_flicks_from_the_push_without_ask
     base = f"http://127.0.0.1:{asgi_server}"
     with chromium() as browser:
         page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True).new_page()
-        page.goto(f"{base}/accounts/login/")
-        page.fill("input[name=username]", away.username)
-        page.fill("input[name=password]", "pw-socket-1")
-        page.click("main form [type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, base, away.username, "pw-socket-1")
         polls, frames = [], []
         page.on("request", lambda r: polls.append(r.url) if "/feed/" in r.url else None)
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
