@@ -76,6 +76,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         "sides": config["sides"], "your_side": config["yourSide"],
         "max_speed": round(config["maxSpeed"]),
         "open_help": bool(config["yourSide"]) and (match.seq < 3 or config["hints"]),
+        "compact_header": True,  # the site's header in one row: the table, the turn and the controls fit the screen
     })
 
 

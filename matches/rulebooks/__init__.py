@@ -32,6 +32,9 @@ NUMBERED = re.compile(r"^(\d+[a-z]?(?:\.\d+)?)\)\s*(.*)$")
 SUBSECTION = re.compile(r"^(Special):\s*(.*)$")
 MAX_HEADING = 60
 MIN_MATCH = 0.5  # the least share of words a cited heading must have in common with a section's
+#: what a call cites where its rulebook has no heading ("MBS (sin sección)": match time, a button
+#: out of the field): it links to the book itself
+NO_HEADING = "(sin sección)"
 
 # English names of the MBS headings (STYLE.md §12 gives the terms).
 MBS_GLOSS = {
@@ -171,14 +174,17 @@ def rulebooks() -> tuple[Rulebook, ...]:
 
 def find_section(rule: str | None) -> tuple[Rulebook, Section] | None:
     """The rulebook and section that ``rule`` cites: ``"rulebook 9.3"``, ``"rulebook 9 Special"``,
-    ``"rulebook Duration of the Game"``, ``"MBS Saque de banda y tiro de esquina"``. A
-    heading is matched by its words (accents and case aside); ``None`` when nothing matches."""
+    ``"rulebook Duration of the Game"``, ``"MBS Saque de banda y tiro de esquina"``, or
+    ``"MBS (sin sección)"`` (the book itself). A heading is matched by its words (accents and
+    case aside); ``None`` when nothing matches."""
     if not rule:
         return None
-    head, _, rest = rule.strip().partition(" ")
+    head, _sep, rest = rule.strip().partition(" ")
     book = next((b for b in rulebooks() if b.key == head.casefold()), None)
     if book is None or not rest.strip():
         return None
+    if rest.strip() == NO_HEADING:  # the book says nothing of it: its top, where the page begins it
+        return book, Section(number="", title=str(_("no heading of its own")), anchor=book.key)
     wanted = _normal(rest)
     for section in book.sections:
         if section.number and _normal(section.number) == wanted:

@@ -21,6 +21,7 @@ def test_registry_holds_exactly_the_keys_of_the_spec_each_with_a_name_and_an_abb
         "points", "wins", "goal_difference", "goals_for", "goals_against", "h2h_points",
         "h2h_goal_difference", "h2h_goals_for", "h2h_reapply", "discipline", "lots",
         "buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger", "progressive",
+        "game_points",  # team standings: the games' points of a competition's ties
     }
     for key, c in CRITERIA.items():
         assert c.key == key and c.name and c.abbr
@@ -36,6 +37,10 @@ def test_presets_are_the_spec_lists():
         "uefa_euro": ("h2h_points", "h2h_goal_difference", "h2h_goals_for", "h2h_reapply", "goal_difference",
                       "goals_for", "discipline", "lots"),
         "fide_swiss": ("buchholz_cut1", "buchholz", "sonneborn_berger", "progressive", "wins", "lots"),
+        "teams": ("game_points", "goal_difference", "goals_for", "h2h_points", "h2h_goal_difference",
+                  "h2h_goals_for", "lots"),
+        "teams_h2h": ("h2h_points", "h2h_goal_difference", "h2h_goals_for", "game_points", "goal_difference",
+                      "goals_for", "lots"),
     }
 
 
