@@ -41,14 +41,19 @@ def _do(request: HttpRequest, pk: int, action, success: str) -> HttpResponse:
     return redirect("site:fixture", pk=pk)
 
 
+def _refused(request: HttpRequest, pk: int, form) -> HttpResponse:
+    """Back to the fixture's page with the form's errors said."""
+    for errors in form.errors.values():
+        messages.error(request, " ".join(errors))
+    return redirect("site:fixture", pk=pk)
+
+
 @login_required
 @require_POST
 def fixture_report(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayerReportForm(request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
-        return redirect("site:fixture", pk=pk)
+        return _refused(request, pk, form)
     return _do(request, pk, lambda fixture: report_submit(fixture=fixture, user=request.user, **form.cleaned_data),
                _("Your result is reported; your opponent is asked to confirm it."))
 
@@ -75,9 +80,7 @@ def fixture_propose_kickoff(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_object_or_404(Fixture.objects.select_related("competition"), pk=pk)
     form = RescheduleForm(request.POST, zone=fixture.competition.zone)
     if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
-        return redirect("site:fixture", pk=pk)
+        return _refused(request, pk, form)
     return _do(request, pk, lambda fixture: kickoff_propose(
         fixture=fixture, user=request.user, kickoff_at=form.cleaned_data["kickoff"], reason=form.cleaned_data["reason"]),
         _("Your proposal is sent to your opponent."))
