@@ -295,6 +295,29 @@ class Competition(models.Model):
         help_text=_("A fixture neither reported nor recorded this many days after its kick-off is overdue."),
         verbose_name=_("overdue days"))
 
+    # The tournament day in a hall (§12): its numbered tables, the rest between games, its referees
+    tables = models.PositiveSmallIntegerField(
+        default=0, validators=bounds(0, 200),
+        help_text=_("How many numbered tables the hall has (0: no hall tables)."), verbose_name=_("tables"))
+    table_names = models.JSONField(
+        default=list, blank=True,
+        help_text=_("Optional names of the hall's tables, in table order (e.g. \"Centre table\")."),
+        verbose_name=_("table names"))
+    min_rest_minutes = models.PositiveSmallIntegerField(
+        default=0, validators=bounds(0, 24 * 60),
+        help_text=_("A player is not called again until this many minutes after their last game."),
+        verbose_name=_("minimum rest minutes"))
+    auto_call = models.BooleanField(
+        default=False, help_text=_("Send the next ready fixture to each table as it frees up."),
+        verbose_name=_("auto-call"))
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_competitions",
+        help_text=_("Users who may record results at the hall's tables."), verbose_name=_("referees"))
+    referee_tables = models.JSONField(
+        default=dict, blank=True,
+        help_text=_("Which hall tables each referee may record: username -> table numbers (none: all)."),
+        verbose_name=_("referee tables"))
+
     # Scheduling
     first_date = models.DateField(null=True, blank=True, validators=[validate_first_date], verbose_name=_("first date"))
     days_between_rounds = models.PositiveSmallIntegerField(default=7, validators=bounds(*DAYS_BETWEEN_ROUNDS), verbose_name=_("days between rounds"))
@@ -657,6 +680,12 @@ class Fixture(StatusMachine, models.Model):
     )
     away_tie_shootout = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("away tie shoot-out"))
 
+    # The tournament day: the hall table it was called to, and when (§12)
+    hall_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("The hall table it is called to (1..the competition's tables)."),
+        verbose_name=_("hall table"))
+    called_at = models.DateTimeField(null=True, blank=True, verbose_name=_("called at"))
+
     objects = TiesAndSingles()
     with_games = models.Manager()
 
@@ -679,6 +708,14 @@ class Fixture(StatusMachine, models.Model):
             models.UniqueConstraint(fields=["tie", "table"], condition=Q(tie__isnull=False),
                                     name="fixture_game_table_unique_in_tie"),
             models.CheckConstraint(condition=Q(tie__isnull=True) | Q(table__gte=1), name="fixture_game_has_a_table"),
+            # one open fixture per hall table: two calls to one table cannot both be stored
+            models.UniqueConstraint(
+                fields=["competition", "hall_table"],
+                condition=Q(hall_table__isnull=False, status__in=["scheduled", "postponed"]),
+                name="fixture_one_open_call_per_hall_table",
+            ),
+            models.CheckConstraint(condition=Q(hall_table__isnull=True) | Q(hall_table__gte=1),
+                                   name="fixture_hall_table_from_one"),
         ]
         indexes = [models.Index(fields=["competition", "status"])]
 
@@ -869,6 +906,8 @@ class FixtureChange(models.Model):
         REPORT_DISPUTED = "report_disputed", _("Reported result disputed")
         KICKOFF_PROPOSED = "kickoff_proposed", _("Kick-off proposed by a player")
         KICKOFF_ANSWERED = "kickoff_answered", _("Kick-off proposal answered")
+        CALLED = "called", _("Called to a hall table")
+        UNCALLED = "uncalled", _("Call withdrawn")
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes", verbose_name=_("fixture"))
     kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
