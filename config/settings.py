@@ -160,10 +160,14 @@ TEMPLATES = [
 
 # A connection kept (DB_CONN_MAX_AGE, DB_POOL) is checked before a request uses it, so that one
 # broken by a restart of the database is discarded, not reused: the site is right again at once.
+# In production (DEBUG off) a thread keeps its connection DB_CONN_MAX_AGE seconds (300 unless
+# set; 0: a new connection per request, which costs the Procfile's web most of its rate); in
+# development, none is kept unless set.
+DB_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 0 if DEBUG else 300)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_max_age=DB_CONN_MAX_AGE,
         conn_health_checks=True,
     )
 }

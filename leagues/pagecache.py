@@ -1,4 +1,5 @@
-"""The public competition pages and the standings API, cached per competition and language.
+"""The public competition pages (a competition's, its rounds', a fixture's) and the standings
+API, cached per competition and language.
 
 A page's cache key is made of what it was computed from, read in one small query: the
 competition's ``results_version`` (bumped by every change of the results, a withdrawal, the
@@ -230,6 +231,7 @@ for _model in (Competition, Fixture, Entrant, Stage, Group, Round, Registration,
 _FEED = re.compile(r"^/matches/(?P<pk>[1-9][0-9]{0,17}|[1-8][0-9]{18})/feed/$")
 _PAGES = (
     (re.compile(r"^/competitions/(?P<slug>[-a-zA-Z0-9_]+)/$"), "competition"),
+    (re.compile(r"^/competitions/(?P<slug>[-a-zA-Z0-9_]+)/rounds/[0-9]+/$"), "round"),
     (re.compile(r"^/fixtures/(?P<pk>[1-9][0-9]{0,17}|[1-8][0-9]{18})/$"), "fixture"),
     (re.compile(r"^/api/competitions/(?P<slug>[-a-zA-Z0-9_]+)/standings/$"), "standings-api"),
 )
@@ -292,7 +294,7 @@ def _current_key(request: HttpRequest, name: str, found: re.Match) -> str | None
     if name == "standings-api":
         scope = competition_scope(found["slug"])
         return scoped_key("standings-api", scope) if scope is not None else None
-    scope = competition_scope(found["slug"]) if name == "competition" else fixture_scope(int(found["pk"]))
+    scope = competition_scope(found["slug"]) if name in ("competition", "round") else fixture_scope(int(found["pk"]))
     return scoped_key(f"page:{name}", scope, request.get_full_path()) if scope is not None else None
 
 

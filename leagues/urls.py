@@ -10,6 +10,7 @@ from leagues.views import (
     organiser_tools,
     pages,
     reports,
+    rounds,
     year,
 )
 
@@ -21,6 +22,7 @@ urlpatterns = [
     path("competitions/<slug:slug>/calendar.ics", calendars.competition_calendar, name="competition-calendar"),
     path("competitions/<slug:slug>/export/<str:what>.<str:fmt>", exports.competition_export,
          name="competition-export"),
+    path("competitions/<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
     path("competitions/<slug:slug>/rounds/<id:round_id>/print/", exports.round_print, name="round-print"),
     path("embed/competitions/<slug:slug>/standings/", embeds.embed_standings, name="embed-standings"),
     path("embed/competitions/<slug:slug>/fixtures/", embeds.embed_fixtures, name="embed-fixtures"),

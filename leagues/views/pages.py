@@ -38,7 +38,6 @@ from leagues.rules.standings import CRITERIA
 from leagues.selectors import live_matches_of
 from leagues.selectors.pages import (
     bracket_split,
-    competition_fixtures,
     competitions_with_progress,
     double_elimination_brackets,
     fixtures_qs,
@@ -49,6 +48,7 @@ from leagues.selectors.pages import (
     team_games_of,
 )
 from leagues.selectors.reports import overdue_fixtures
+from leagues.selectors.rounds import competition_rounds, knockout_fixtures, shown_rounds
 from leagues.services import competitions, swiss_rounds
 from leagues.services.entrants import (
     EntrantError,
@@ -67,6 +67,9 @@ from leagues.views.fixtures import round_reschedule_form
 from leagues.views.organiser_tools import ResultsUploadForm
 from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
 
+LATEST_RESULTS = 10  # the latest results on a competition's page
+LIST_PAGE_SIZE = 120  # the clubs or competitions a list's page shows (``?page=`` beyond)
+
 
 def home(request: HttpRequest) -> HttpResponse:
     competitions = list(competitions_with_progress().order_by("-created_at"))
@@ -84,11 +87,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def competition_list(request: HttpRequest) -> HttpResponse:
-    competitions = competitions_with_progress().order_by("-season__start_date", "-created_at")
+    """The competitions by season, the latest first, ``LIST_PAGE_SIZE`` a page (``?page=``)."""
+    competitions = competitions_with_progress().order_by("-season__start_date", "-created_at", "-pk")
+    page = Paginator(competitions, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
     seasons: dict = {}
-    for competition in competitions:
+    for competition in page.object_list:
         seasons.setdefault(competition.season, []).append(competition)
-    return render(request, "leagues/competition_list.html", {"seasons": list(seasons.items())})
+    return render(request, "leagues/competition_list.html", {"seasons": list(seasons.items()), "page": page})
 
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -101,22 +106,19 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings (or the bracket), the round under way and the next, the latest results and
+    the rounds' list: what one round costs, whatever the length of the season (every round on
+    its own page, ``leagues.views.rounds``)."""
     competition = get_object_or_404(competitions_with_progress(), slug=slug)
-    fixtures = competition_fixtures(competition)
-    rounds: list[dict] = []
+    rounds = competition_rounds(competition)
+    current = shown_rounds(competition, rounds)
+    fixtures = knockout_fixtures(competition)
     for fixture in fixtures:
         fixture.competition = competition  # known: not joined into every row
-        if not rounds or rounds[-1]["round"].pk != fixture.round_id:
-            rounds.append({"round": fixture.round, "fixtures": []})
-        rounds[-1]["fixtures"].append(fixture)
-    for r in rounds:  # a round's dates are its fixtures' (they follow every reschedule), else the planned one
-        dates = sorted({f.date for f in r["fixtures"] if f.date and f.status != Fixture.Status.BYE})
-        r["first"], r["last"] = (dates[0], dates[-1]) if dates else (r["round"].date, r["round"].date)
     double = competition.format == Competition.Format.DOUBLE_ELIMINATION
     columns, extra = _bracket_of(fixtures) if not double else ([], [])
     brackets = double_elimination_brackets(_knockout_rounds(fixtures)) if double else []
     entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
-    current = next((r for r in rounds if any(f.status in Fixture.OPEN for f in r["fixtures"])), None)
     tables = tables_with_qualifiers(competition)
     return render(request, "leagues/competition_detail.html", {
         "competition": competition,
@@ -124,12 +126,18 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "next_placed": next_placed_table(competition),
         "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
         "rounds": rounds,
-        "current_round": current["round"] if current else None,
+        "shown_rounds": current,
+        "current_round": current[0].round if current else None,
+        # the rounds' navigation: the one before the round under way, the one after those shown
+        "previous": rounds[current[0].number - 2] if current and current[0].number > 1 else None,
+        "following": rounds[current[-1].number] if current and current[-1].number < len(rounds) else None,
+        "marked": current[0].round.pk if current else None,
+        "latest": latest_results(fixtures_qs().filter(competition=competition), limit=LATEST_RESULTS) if rounds else [],
         "bracket": columns or brackets,
         "bracket_extra": extra,
         "brackets": brackets,
         "entrants": entrants,
-        "multi_stage": len({r["round"].stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
+        "multi_stage": len({r.round.stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
         "can_manage": can_manage_competition(request.user, competition),
         "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
                        and can_manage_competition(request.user, competition) else None),
@@ -166,6 +174,9 @@ def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:
     if not competition.derived_conflicts:
         return []
     by_id = {f.pk: f for f in fixtures}
+    missing = {c.get("fixture") for c in competition.derived_conflicts} - set(by_id) - {None}
+    if missing:  # a conflict outside the bracket's fixtures loaded already
+        by_id.update(fixtures_qs().filter(competition=competition).in_bulk(list(missing)))
     names = dict(competition.entrants.values_list("pk", "name"))
     out = []
     for conflict in competition.derived_conflicts:
@@ -180,8 +191,9 @@ def _conflicts(competition: Competition, fixtures: list[Fixture]) -> list[dict]:
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.annotate(
         members=Count("memberships", filter=Q(memberships__end_date__isnull=True))
-    ).order_by("name")
-    return render(request, "leagues/club_list.html", {"clubs": clubs})
+    ).order_by("name", "pk")
+    page = Paginator(clubs, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "leagues/club_list.html", {"page": page})
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:

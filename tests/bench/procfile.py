@@ -4,6 +4,8 @@ benches and the fault tests run what a deployment runs, not a copy of it."""
 from __future__ import annotations
 
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +22,47 @@ def command(name: str) -> str:
         if sep and kind.strip() == name:
             return cmd.strip()
     raise KeyError(f"the Procfile has no {name!r} process type")
+
+
+def expanded(name: str, env: dict[str, str]) -> str:
+    """The Procfile's ``name`` line with its ``${VAR:-default}`` and ``${VAR}`` put in from
+    ``env`` as ``sh`` would (an empty or unset ``VAR`` takes the default): what a bench prints of
+    the set-up it measured (``start`` leaves the expansion to ``sh`` itself)."""
+    def value(found: re.Match) -> str:
+        return env.get(found["name"]) or (found["default"] or "")
+
+    return re.sub(r"\$\{(?P<name>\w+)(?::-(?P<default>[^}]*))?\}", value, command(name))
+
+
+class Served:
+    """The Procfile's ``name`` line serving on loopback at ``port`` (the line's ``PORT`` or
+    ``LIVE_PORT``, set in ``env``), as the benches' servers are used: ``start()`` returns once
+    it answers, ``stop()`` ends it (gunicorn's master, its workers with it), ``tail()`` its log."""
+
+    def __init__(self, name: str, *, port: int, env: dict[str, str], log: Path):
+        self.name, self.port, self.env, self.log = name, port, env, log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> Served:
+        self.proc = start(self.name, env=self.env, log=self.log)
+        wait_answering(self.proc, self.port, self.log, timeout=timeout)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)  # graceful: the master stops its workers
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def tail(self, chars: int = 3000) -> str:
+        try:
+            return self.log.read_text()[-chars:]
+        except OSError:
+            return ""
 
 
 def start(name: str, *, env: dict[str, str], log: Path) -> subprocess.Popen:

@@ -19,7 +19,8 @@ as a ratio to it, so that a busy machine (2 cores shared with other work) moves 
   Anchor: reading the results' columns once (``values_list``). Then the competition API on it,
   as an organiser calls it: ``GET /api/competitions/SLUG/`` and ``POST .../recompute-standings/``
   (the best of three; targets 50 ms and 0.5 s).
-- **http**: gunicorn (``--workers`` x ``--threads`` gthread, ``DEBUG=0``, the cache in Redis
+- **http**: the Procfile's ``web`` line itself (``tests.bench.procfile``; ``--workers`` as
+  ``WEB_CONCURRENCY``, ``--threads`` as ``WEB_THREADS``, ``DEBUG=0``, the cache in Redis
   ``--redis-url``) on the scratch database with the demo loaded; ``wrk`` when installed, else a
   threaded keep-alive Python client (``--connections``), ``--seconds`` per run, on the demo
   league's page, its standings API and a live match's feed (nothing new), each run interleaved
@@ -50,7 +51,7 @@ import time
 import uuid
 from pathlib import Path
 
-from tests.bench import loadtest
+from tests.bench import loadtest, procfile
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = loadtest.HOST
@@ -349,15 +350,36 @@ def _prepare_site(args) -> dict:
             "static": f"/static/css/{static.name}"}
 
 
-def _server(args, *, asgi: bool, workers: int) -> loadtest.Server:
+def _server(args, *, asgi: bool, workers: int) -> procfile.Served:
+    """The Procfile's own line, as deployed (``tests.bench.procfile``): ``web`` (``asgi``: ``live``,
+    which serves the site's HTTP too) with ``workers`` (``WEB_CONCURRENCY``, ``LIVE_CONCURRENCY``)
+    and ``--threads`` (``WEB_THREADS``; ``live``'s pool, ``DB_POOL``), ``DEBUG=0``, on the scratch
+    database; its persistent connections are the production default (config/settings.py)."""
     log_dir = Path(tempfile.mkdtemp(prefix="scalebench-"))
-    # every watcher of the bench connects from 127.0.0.1: the cap on one address's sockets
-    # (LIVE_MAX_SOCKETS_PER_ADDRESS, 100 by default) above the crowd, or it would refuse most of it
-    env = {"LIVE_MAX_SOCKETS_PER_ADDRESS": str(args.watchers + 100)}
+    port = loadtest.free_port()
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("REDIS_URL", "DB_CONN_MAX_AGE", "DB_POOL", "WEB_CONCURRENCY", "WEB_THREADS",
+                          "LIVE_CONCURRENCY", "GUNICORN_CMD_ARGS")}
+    env.update({
+        "DATABASE_URL": args.database_url, "DEBUG": "0", "SECRET_KEY": uuid.uuid4().hex * 2,
+        "SECURE_SSL_REDIRECT": "0", "ALLOWED_HOSTS": f"{HOST},localhost", "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "config.settings",
+        # every watcher of the bench connects from 127.0.0.1: the cap on one address's sockets
+        # (LIVE_MAX_SOCKETS_PER_ADDRESS, 100 by default) above the crowd, or it would refuse most of it
+        "LIVE_MAX_SOCKETS_PER_ADDRESS": str(args.watchers + 100),
+    })
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    server = loadtest.Server(args.database_url, workers=workers, threads=args.threads, log_dir=log_dir,
-                             env=env, asgi=asgi)
+    name = "live" if asgi else "web"
+    given = {"LIVE_CONCURRENCY": workers, "DB_POOL": args.threads} if asgi else {
+        "WEB_CONCURRENCY": workers, "WEB_THREADS": args.threads}
+    env.update({"LIVE_PORT" if asgi else "PORT": str(port)})
+    env.update({key: str(value) for key, value in given.items() if value is not None})
+    server = procfile.Served(name, port=port, env=env, log=log_dir / f"{name}.log")
+    line = f"the Procfile's {name}: {procfile.expanded(name, env)}"
+    if not getattr(args, "served", None):  # the first started serves the HTTP part
+        args.served = line
+    print(line, file=sys.stderr)
     return server.start()
 
 
@@ -397,7 +419,7 @@ def part_http(args, site: dict, port: int, seq: int) -> dict:
 def print_http(figures: dict, args) -> None:
     tool = next(iter(figures.values()))["tool"]
     print(f"\nHTTP ({tool}, {args.connections} connections, {args.seconds:.0f} s a run, median of {args.runs} "
-          f"runs each interleaved with the static file's; gunicorn {args.workers}x{args.threads} {args.server}, DEBUG=0)")
+          f"runs each interleaved with the static file's; DEBUG=0)\n{args.served}")
     print(f"{'what':<20}{'req/s':>9}{'p50 ms':>9}{'errors':>8}{'static req/s':>14}{'ratio':>8}")
     for name, f in figures.items():
         print(f"{name:<20}{f['rps']:>9.0f}{f['p50_ms']:>9.1f}{f['errors']:>8}{f['static_rps']:>14.0f}"
@@ -605,8 +627,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", ""),
                         help="the server's cache (default: REDIS_URL; empty: each worker's memory)")
     parser.add_argument("--results", type=int, default=10000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="the web line's WEB_CONCURRENCY (default: the Procfile's own default)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="the web line's WEB_THREADS, or live's DB_POOL (default: the Procfile's own)")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--runs", type=int, default=3)
