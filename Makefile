@@ -14,6 +14,9 @@ SCALE_ARGS         ?=
 # the bounded import (peak memory, refusals): its own scratch database, created when missing
 IMPORT_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_importbench
 IMPORT_BENCH_ARGS         ?=
+# the long season's and the large draws' pages, cold: its own scratch database, created when missing
+PAGE_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_pagebench
+PAGE_BENCH_ARGS         ?=
 # the A/B check against the previous commit: two scratch databases <name>_a and _b
 AB_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_abbench
 AB_ARGS         ?=
@@ -68,6 +71,7 @@ bench: $(STAMP)
 	$(PY) -m tests.bench.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 	$(PY) -m tests.bench.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
 	$(PY) -m tests.bench.importbench --database-url $(IMPORT_BENCH_DATABASE_URL) $(IMPORT_BENCH_ARGS)
+	$(PY) -m tests.bench.pagebench --database-url $(PAGE_BENCH_DATABASE_URL) $(PAGE_BENCH_ARGS)
 
 # faults and concurrency against its own redis-server, gunicorn, worker and beat 
 faults: $(STAMP)
