@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from leagues.models import Competition, Fixture, Group, Round
+from django.db.models import Exists, OuterRef
+
+from leagues.models import Competition, Fixture, Group, Round, Stage
 from leagues.selectors.pages import LIST_DEFERRED
 
 # the fixtures of one round a page lists at most (the round page pages on beyond)
@@ -37,18 +39,25 @@ class NumberedRound:
 
 
 def competition_rounds(competition: Competition) -> list[NumberedRound]:
-    """Every round of ``competition`` in page order, numbered from 1 (one query; rounds only)."""
-    rounds = Round.objects.filter(stage__competition=competition).select_related("stage") \
-        .order_by("stage__order", "stage_id", "number")
-    return [NumberedRound(round=rnd, number=n) for n, rnd in enumerate(rounds, start=1)]
+    """Every round of ``competition`` in page order, numbered from 1, each with its stage (two
+    queries: the stages, the rounds)."""
+    stages = {stage.pk: stage for stage in Stage.objects.filter(competition=competition)}
+    rounds = Round.objects.filter(stage__competition=competition).order_by("stage__order", "stage_id", "number")
+    numbered = []
+    for n, rnd in enumerate(rounds, start=1):
+        rnd.stage = stages[rnd.stage_id]  # one object per stage, not one per round
+        numbered.append(NumberedRound(round=rnd, number=n))
+    return numbered
 
 
 def current_round_id(competition: Competition) -> int | None:
     """The round under way: the first, in page order, with a fixture still to play (scheduled or
-    postponed); ``None`` when every fixture has its outcome (or there is none)."""
-    return (Fixture.objects.filter(competition=competition, status__in=Fixture.OPEN)
-            .order_by("round__stage__order", "round__stage_id", "round__number").values_list("round_id", flat=True)
-            .first())
+    postponed); ``None`` when every fixture has its outcome (or there is none). One query over
+    the rounds, each asked whether it has such a fixture (an index probe on the round's fixtures,
+    stopped at the first), not a sort of the season's open fixtures."""
+    still_open = Fixture.objects.filter(round=OuterRef("pk"), status__in=Fixture.OPEN)
+    return (Round.objects.filter(stage__competition=competition).filter(Exists(still_open))
+            .order_by("stage__order", "stage_id", "number").values_list("pk", flat=True).first())
 
 
 def shown_rounds(competition: Competition, rounds: list[NumberedRound]) -> list[NumberedRound]:
@@ -98,11 +107,15 @@ def round_groups(rnd: Round) -> list[Group]:
     return list(Group.objects.filter(fixtures__round=rnd).distinct().order_by("name"))
 
 
-def knockout_fixtures(competition: Competition) -> list[Fixture]:
+def knockout_fixtures(competition: Competition, rounds: list[NumberedRound]) -> list[Fixture]:
     """The fixtures of the knockout stages of ``competition`` (its bracket), in stage, round,
-    position order, joined as ``competition_fixtures``."""
+    position order, joined as ``competition_fixtures``; ``rounds`` are its rounds
+    (``competition_rounds``): without a knockout round, no query."""
+    knockout = [r.round.pk for r in rounds if r.round.stage.kind == Stage.Kind.KNOCKOUT]
+    if not knockout:
+        return []
     return list(
-        Fixture.objects.filter(competition=competition, round__stage__kind="knockout")
+        Fixture.objects.filter(competition=competition, round_id__in=knockout)
         .select_related("round__stage", "group", "home__club", "away__club", "home__player", "away__player",
                         "result", "match")
         .defer(*LIST_DEFERRED)

@@ -112,7 +112,7 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(competitions_with_progress(), slug=slug)
     rounds = competition_rounds(competition)
     current = shown_rounds(competition, rounds)
-    fixtures = knockout_fixtures(competition)
+    fixtures = knockout_fixtures(competition, rounds)
     for fixture in fixtures:
         fixture.competition = competition  # known: not joined into every row
     double = competition.format == Competition.Format.DOUBLE_ELIMINATION
