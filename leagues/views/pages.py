@@ -68,6 +68,7 @@ from leagues.views.organiser_tools import ResultsUploadForm
 from leagues.views.year import manage_sign_up_context, player_year_context, sign_up_context
 
 LATEST_RESULTS = 10  # the latest results on a competition's page
+ORGANISER_OPEN_FIXTURES = 200  # the fixtures to play the organiser's page lists (the rest: the round pages)
 LIST_PAGE_SIZE = 120  # the clubs or competitions a list's page shows (``?page=`` beyond)
 
 
@@ -327,8 +328,10 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("%(entrant)s is entered.") % {"entrant": entrant})
             return redirect("site:manage-competition", slug=competition.slug)
-    open_fixtures = list(fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN)
-                         .order_by("round__stage__order", "round__number", "group__name", "position"))
+    open_qs = fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN)
+    open_fixtures = list(open_qs.order_by("round__stage__order", "round__number", "group__name", "position")
+                         [:ORGANISER_OPEN_FIXTURES])
+    open_total = open_qs.count() if len(open_fixtures) == ORGANISER_OPEN_FIXTURES else len(open_fixtures)
     return render(request, "leagues/manage/competition.html", {
         "competition": competition,
         "entrants": competition.entrants.select_related("player", "club").order_by("seed", "name"),
@@ -337,6 +340,7 @@ def manage_competition(request: HttpRequest, slug: str) -> HttpResponse:
         "can_add_entrants": not has_fixtures or swiss_rounds.late_entry_open(competition),
         "swiss_next": swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS else None,
         "open_fixtures": open_fixtures,
+        "open_more": open_total - len(open_fixtures),
         "recent": latest_results(fixtures_qs().filter(competition=competition), limit=10),
         "round_form": round_reschedule_form(competition) if has_fixtures else None,
         "overdue": overdue_fixtures(competition=competition),

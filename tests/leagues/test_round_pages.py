@@ -180,3 +180,17 @@ def test_the_club_and_competition_lists_are_paged(monkeypatch):
     assert "Charlie" in second and "Alfa" not in second
     first, second = (Client().get(f"/competitions/?page={n}").content.decode() for n in (1, 2))
     assert first.count('href="/competitions/cup-') == 2 and second.count('href="/competitions/cup-') == 1
+
+
+def test_the_organisers_page_lists_the_next_fixtures_to_play_not_the_whole_season(monkeypatch):
+    monkeypatch.setattr("leagues.views.pages.ORGANISER_OPEN_FIXTURES", 2)
+    world = build_world()
+    world.draw()  # four entrants: six fixtures to play
+    first_two = list(world.competition.fixtures.order_by("round__number", "position")[:2])
+    organiser = Client()
+    organiser.force_login(world.users["organiser"])
+    page = organiser.get("/manage/liga/").content.decode()
+    page = page.split("Fixtures waiting for a result", 1)[1].split("</section>", 1)[0]
+    assert page.count('/result/"') == 2
+    assert all(f'href="/manage/fixtures/{f.pk}/result/"' in page for f in first_two)
+    assert 'id="open-more"' in page and "4 more fixtures to play" in page
