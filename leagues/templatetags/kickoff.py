@@ -10,12 +10,15 @@
 """
 from __future__ import annotations
 
+import zoneinfo
 from datetime import UTC
+from functools import lru_cache
 
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -27,18 +30,28 @@ def zone_offset_minutes(when, zone) -> int:
 
 @register.simple_tag
 def kickoff(fixture, fmt: str = "D j M, H:i", short: bool = False) -> str:
-    competition = fixture.competition
     if fixture.kickoff_at is None:
         return date_format(fixture.date, "D j M") if fixture.date else ""
-    zone = competition.zone
-    text = date_format(timezone.localtime(fixture.kickoff_at, zone), fmt)
-    iso = fixture.kickoff_at.astimezone(UTC).isoformat()
-    offset = zone_offset_minutes(fixture.kickoff_at, zone)
+    return _kickoff(fixture.kickoff_at, fixture.competition.time_zone, fmt, short, get_language())
+
+
+@lru_cache(maxsize=1024)
+def _kickoff(at, time_zone: str, fmt: str, short: bool, language: str) -> str:
+    """``kickoff``'s ``<time>``, once per moment, zone, format and language: a round's fixtures
+    mostly kick off together, and a page lists hundreds (``language``: the key's part that
+    ``date_format`` reads from the active language)."""
+    try:
+        zone = zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # as ``Competition.zone``
+        zone = zoneinfo.ZoneInfo("UTC")
+    text = date_format(timezone.localtime(at, zone), fmt)
+    iso = at.astimezone(UTC).isoformat()
+    offset = zone_offset_minutes(at, zone)
     if short:
         return format_html('<time datetime="{}" data-local-time="title" data-offset="{}" title="{} ({})">{}</time>',
-                           iso, offset, text, competition.time_zone, text)
+                           iso, offset, text, time_zone, text)
     return format_html('<time datetime="{}" data-local-time data-offset="{}">{} ({})</time>',
-                       iso, offset, text, competition.time_zone)
+                       iso, offset, text, time_zone)
 
 
 @register.simple_tag(takes_context=True)
