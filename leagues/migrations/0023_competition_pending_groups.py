@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='competition',
             name='pending_groups',
-            field=models.JSONField(blank=True, default=None, editable=False, help_text='Groups whose tables changed since the last recomputation (empty: all may have).', null=True, verbose_name='pending groups'),
+            field=models.JSONField(blank=True, default=None, editable=False, help_text='Groups whose tables changed since the last recomputation (null: any may have).', null=True, verbose_name='pending groups'),
         ),
     ]

@@ -340,7 +340,7 @@ class Competition(models.Model):
     # anything may have changed (a withdrawal, a setting, a knockout result), rank everything.
     pending_groups = models.JSONField(
         null=True, blank=True, default=None, editable=False,
-        help_text=_("Groups whose tables changed since the last recomputation (empty: all may have)."),
+        help_text=_("Groups whose tables changed since the last recomputation (null: any may have)."),
         verbose_name=_("pending groups"))
     derived_conflicts = models.JSONField(
         default=list, blank=True, editable=False,
