@@ -8,7 +8,8 @@ never wait for each other in a circle (a deadlock):
 A write that changes what the standings or the bracket are computed from (an official result,
 a withdrawal, a fixture's entrants) calls ``results_changed`` in its transaction: it bumps
 ``Competition.results_version`` and sends the recomputation after commit (a broker that is
-down is logged; the sweeper finds the competition by ``derived_version < results_version``).
+down is logged; the sweeper finds the competition by ``derived_version < results_version``),
+and tells the competition's hall screens after commit (``leagues.services.hall_signal``).
 
 ``retry_conflicts`` runs a write again when the database reports a deadlock or a serialization
 failure that remains (or SQLite's "database is locked"), then turns the last one into a 409.
@@ -27,6 +28,7 @@ from django.db import OperationalError, connection
 from django.db.models import F
 
 from leagues.models import Competition
+from leagues.services import hall_signal
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -51,9 +53,12 @@ def lock_competition(competition_id: int) -> Competition | None:
 
 def results_changed(competition_id: int) -> None:
     """Marks the derived state of the competition stale and sends its recomputation after
-    commit. The caller holds the competition's lock, in a transaction."""
+    commit; the hall screens of the competition are told after commit too (a result leaves its
+    table, joins the last results and moves the standings). The caller holds the competition's
+    lock, in a transaction."""
     Competition.objects.filter(pk=competition_id).update(results_version=F("results_version") + 1)
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
+    hall_signal.announce_on_commit(competition_id)
 
 
 def is_transient(exc: OperationalError) -> bool:
