@@ -41,7 +41,8 @@ class HallScreen:
     """What the screen shows: ``tables`` (one ``HallTable`` per hall table, and any table a
     fixture is called to beyond them), ``next_calls`` (open fixtures with both entrants known
     and at no table, the current round first: ``NEXT_CALLS`` at most, each marked ``busy``
-    when one of its entrants is at a table now), ``results`` (the last official results, the
+    when one of its entrants is at a table now; a tie with a game at a table is under way, not
+    next), ``results`` (the last official results, the
     latest first), and either ``standings`` (the stored tables, qualifiers marked) or the
     bracket (``bracket`` columns and ``bracket_extra`` for a single-elimination knockout,
     ``brackets`` for a double elimination)."""
@@ -98,11 +99,11 @@ def _tables(competition: Competition, now: datetime) -> list[HallTable]:
     return tables
 
 
-def _next_calls(competition: Competition, busy: set[int]) -> list[Fixture]:
+def _next_calls(competition: Competition, busy: set[int], under_way: set[int]) -> list[Fixture]:
     fixtures = list(
         fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN, hall_table__isnull=True,
                              home__isnull=False, away__isnull=False)
-        .defer(*LIST_DEFERRED)
+        .exclude(pk__in=under_way).defer(*LIST_DEFERRED)
         .order_by("round__stage__order", "round__number", "group__name", "position")[:NEXT_CALLS])
     for fixture in fixtures:
         fixture.competition = competition
@@ -136,7 +137,8 @@ def hall_screen(*, competition: Competition, now: datetime) -> HallScreen:
     """The hall screen of ``competition`` at ``now`` (``HallScreen``). Reads only."""
     screen = HallScreen(competition=competition, tables=_tables(competition, now))
     busy = {entrant for t in screen.tables if t.fixture for entrant in (t.fixture.home_id, t.fixture.away_id)}
-    screen.next_calls = _next_calls(competition, busy)
+    ties_under_way = {t.fixture.tie_id for t in screen.tables if t.fixture and t.fixture.tie_id}  # a game at a table
+    screen.next_calls = _next_calls(competition, busy, ties_under_way)
     screen.results = _results(competition)
     if _bracket_time(competition):
         rounds = knockout_rounds(competition=competition, fixtures_qs=fixtures_qs().defer(*LIST_DEFERRED))
