@@ -16,6 +16,7 @@ from config.asgi import application
 from leagues import hall_watching
 from leagues.models import Fixture
 from leagues.services import hall_signal, locks
+from leagues.services.standings import standings_recompute
 from tests.leagues.test_hall_screen import day, open_fixtures, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,7 +92,7 @@ def test_results_changed_tells_the_hall_screens_after_commit_only(settings, monk
         locks.lock_competition(competition.pk)
         locks.results_changed(competition.pk)
         assert told == []  # not before the commit
-    assert told == [competition.pk]
+    assert told and set(told) == {competition.pk}  # (and again from the recomputation it sent)
     told.clear()
     with pytest.raises(RuntimeError), transaction.atomic():
         locks.lock_competition(competition.pk)
@@ -107,5 +108,20 @@ def test_a_result_recorded_through_the_api_tells_the_hall_screens_once_committed
     competition, api = day(2, slug="api-tells")
     told.clear()
     record(api, competition.fixtures.get(), 1, 0)
-    assert told == [competition.pk]
+    assert told and set(told) == {competition.pk}  # the result's, and the standings recomputed after it
     assert Fixture.objects.get(competition=competition).status == Fixture.Status.PLAYED
+
+
+def test_standings_recomputed_tell_the_hall_screens_after_commit(settings, monkeypatch):
+    """The worker's recomputation comes after the result's word: the screens hear of the new
+    standings and bracket too, not only at their next look."""
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    told: list[int] = []
+    monkeypatch.setattr(hall_signal, "announce", told.append)
+    competition, _api = day(2, slug="recomputed")
+    told.clear()
+    assert standings_recompute(competition_id=competition.pk, force=True)
+    assert told == [competition.pk]
+    told.clear()
+    assert not standings_recompute(competition_id=competition.pk)  # nothing new: nothing said
+    assert told == []

@@ -1,0 +1,87 @@
+"""The hall screen in a real browser (COMPETITIONS.md §12): a 1920x1080 TV follows three results
+recorded through the API by its socket, without a reload and within seconds (its own looks
+come every 30 s, so only the push can bring them in time); the same page on a 390 px phone is
+one readable column. Screenshots go to /tmp/hallscreen/ for a person to look at.
+
+Through a real uvicorn serving ``config.asgi`` (the socket) on the test database and Redis,
+as tests/matches/test_watching.py's browser tests; Debian's Chromium through Playwright,
+skipped without it unless ``REQUIRE_SERVICES`` is set."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from leagues.models import Competition, Fixture
+from leagues.services.standings import standings_recompute
+from tests.leagues.test_hall_screen import call, day, open_fixtures, record
+from tests.matches.test_watching import serve_asgi, stop
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.integration, pytest.mark.slow]
+SHOTS = Path("/tmp/hallscreen")
+TV = {"viewport": {"width": 1920, "height": 1080}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+@pytest.fixture
+def asgi_server(services, tmp_path):
+    proc, port = serve_asgi(tmp_path)
+    yield port
+    stop(proc)
+
+
+def the_day() -> tuple[Competition, object, list[Fixture]]:
+    """Eight players in two groups on four named tables: two results in, three fixtures called."""
+    competition, api = day(8, slug="hall-browser", tables=4, format=Competition.Format.GROUPS_KNOCKOUT,
+                           group_count=2, table_names=["Centre table", "", "Window", ""])
+    fixtures = open_fixtures(competition)
+    record(api, fixtures[0], 2, 1)
+    record(api, fixtures[1], 0, 0)
+    for table, fixture in enumerate(fixtures[2:5], start=1):
+        call(fixture, table, minutes_ago=3 * table)
+    standings_recompute(competition_id=competition.pk)  # the worker's part (no worker here)
+    return competition, api, fixtures[2:5]
+
+
+def test_the_hall_screen_follows_three_results_by_its_socket_without_a_reload(asgi_server):
+    from tests.browser import chromium
+
+    competition, api, called = the_day()
+    base = f"http://127.0.0.1:{asgi_server}"
+    SHOTS.mkdir(exist_ok=True)
+    with chromium() as browser:
+        page = browser.new_context(**TV, bypass_csp=True).new_page()
+        loads, frames = [], []
+        page.on("load", lambda: loads.append(1))
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        page.goto(f"{base}/competitions/{competition.slug}/hall/")
+        page.wait_for_function("window.hallScreen && hallScreen.socketOpen()", timeout=10000)
+        page.evaluate("window.stillTheSamePage = true")
+        page.screenshot(path=str(SHOTS / "hall-1920-before.png"))
+        for n, (fixture, (home, away)) in enumerate(zip(called, [(3, 1), (1, 4), (2, 2)], strict=True), start=1):
+            table = Fixture.objects.get(pk=fixture.pk).hall_table
+            start = time.monotonic()
+            record(api, fixture, home, away)
+            standings_recompute(competition_id=competition.pk)
+            page.wait_for_selector(f'#hall-tables li.free[data-table="{table}"]', timeout=5000)
+            page.wait_for_function(f"document.querySelector('#hall-results').textContent.includes('{home}–{away}')",
+                                   timeout=5000)
+            assert time.monotonic() - start < 5  # the look by itself is 30 s away: the socket said it
+            assert len(frames) >= n
+        assert page.evaluate("window.stillTheSamePage") is True and len(loads) == 1  # never reloaded
+        assert page.locator("#hall-tables li.busy").count() == 0
+        results = page.inner_text("#hall-results")
+        assert all(score in results for score in ("3–1", "1–4", "2–2", "2–1", "0–0"))
+        standings = page.inner_text("#hall-standings")
+        assert "Group A" in standings and "Group B" in standings
+        # a TV shows everything at once: nothing scrolls out of the 1080 px
+        assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+        page.screenshot(path=str(SHOTS / "hall-1920-after.png"))
+
+        phone = browser.new_context(**PHONE, bypass_csp=True).new_page()
+        phone.goto(f"{base}/competitions/{competition.slug}/hall/?lang=es")
+        phone.wait_for_selector("#hall-results li")
+        assert "Últimos resultados" in phone.text_content("body")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        phone.screenshot(path=str(SHOTS / "hall-390.png"), full_page=True)
