@@ -41,7 +41,7 @@ class HallScreen:
     """What the screen shows: ``tables`` (one ``HallTable`` per hall table, and any table a
     fixture is called to beyond them), ``next_calls`` (open fixtures with both entrants known
     and at no table, the current round first: ``NEXT_CALLS`` at most, each marked ``busy``
-    when one of its entrants is at a table now; a tie with a game at a table is under way, not
+    when one of its entrants is at a table now, the ready ones (not busy) first; a tie with a game at a table is under way, not
     next), ``results`` (the last official results, the
     latest first), and either ``standings`` (the stored tables, qualifiers marked) or the
     bracket (``bracket`` columns and ``bracket_extra`` for a single-elimination knockout,
@@ -104,11 +104,12 @@ def _next_calls(competition: Competition, busy: set[int], under_way: set[int]) -
         fixtures_qs().filter(competition=competition, status__in=Fixture.OPEN, hall_table__isnull=True,
                              home__isnull=False, away__isnull=False)
         .exclude(pk__in=under_way).defer(*LIST_DEFERRED)
-        .order_by("round__stage__order", "round__number", "group__name", "position")[:NEXT_CALLS])
+        .order_by("round__stage__order", "round__number", "group__name", "position")[:3 * NEXT_CALLS])
     for fixture in fixtures:
         fixture.competition = competition
         fixture.busy = fixture.home_id in busy or fixture.away_id in busy
-    return fixtures
+    # the ready ones first, in their order: they are the ones a free table takes next
+    return sorted(fixtures, key=lambda f: f.busy)[:NEXT_CALLS]
 
 
 def _results(competition: Competition) -> list[Fixture]:

@@ -138,17 +138,20 @@ def test_a_competition_without_hall_tables_still_has_its_screen(client):
     assert "1–0" in section(html, "results") and section(html, "next") and section(html, "standings")
 
 
-def test_a_fixture_waiting_for_a_player_at_a_table_is_marked(client):
-    competition, _api = day(4, slug="busy")
-    round_one = open_fixtures(competition)[:2]
-    call(round_one[0], 1)
-    playing = {round_one[0].home_id, round_one[0].away_id}
+def test_a_fixture_waiting_for_a_player_at_a_table_is_marked_and_the_ready_ones_come_first(client):
+    competition, _api = day(6, slug="busy")
+    first = open_fixtures(competition)[0]
+    call(first, 1)
+    playing = {first.home_id, first.away_id}
     html = client.get(f"/competitions/{competition.slug}/hall/parts/").content.decode()
-    rows = re.findall(r'<li class="(waiting|)">(.*?)</li>', section_html(html, "next"), re.S)
+    rows = re.findall(r'<li class="(waiting|)">\s*<div class="pair"><span class="who home">([^<]+)</span>'
+                      r'<span class="v">v</span><span class="who away">([^<]+)</span>', section_html(html, "next"))
     later = [f for f in open_fixtures(competition) if f.hall_table is None]
-    assert len(rows) == len(later)
-    for (state, _row), fixture in zip(rows, later, strict=True):
-        assert (state == "waiting") == bool({fixture.home_id, fixture.away_id} & playing)
+    waiting = [bool({f.home_id, f.away_id} & playing) for f in later]
+    assert waiting != sorted(waiting)  # in the draw's order a waiting one comes before a ready one
+    expected = sorted(zip(waiting, later, strict=True), key=lambda pair: pair[0])[:8]
+    assert [(state == "waiting", home, away) for state, home, away in rows] == [
+        (busy, f"Ana {f.home.seed}", f"Ana {f.away.seed}") for busy, f in expected]
     assert "waiting for a player still at a table" in html
 
 
