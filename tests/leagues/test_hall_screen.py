@@ -216,8 +216,12 @@ def test_no_such_competition_is_a_404(client):
     assert client.get("/competitions/nothing-here/hall/parts/").status_code == 404
 
 
-def test_the_competition_page_links_its_hall_screen_when_it_has_hall_tables(client):
+def test_the_competition_and_organiser_pages_link_the_hall_screen_when_it_has_hall_tables(client):
     with_tables, _api = day(4, slug="linked")
     without, _api = day(4, slug="unlinked", tables=0)
     assert f"/competitions/{with_tables.slug}/hall/" in client.get(f"/competitions/{with_tables.slug}/").content.decode()
     assert "/hall/" not in client.get(f"/competitions/{without.slug}/").content.decode()
+    client.force_login(get_user_model().objects.get(username="linked-organiser"))
+    assert 'id="hall-screen"' in client.get(f"/manage/{with_tables.slug}/").content.decode()
+    client.force_login(get_user_model().objects.get(username="unlinked-organiser"))
+    assert 'id="hall-screen"' not in client.get(f"/manage/{without.slug}/").content.decode()
