@@ -137,3 +137,26 @@ def test_a_day_of_sixteen_tables_and_a_knockouts_bracket_fit_the_tv(live_server,
     page.goto(f"{live_server.url}/competitions/{none.slug}/hall/?lang=pt-br")
     assert page.locator("#hall-tables").count() == 0
     fits_the_tv(page, "hall-1920-no-tables-pt.png")
+
+
+def test_without_a_socket_the_screen_polls_its_parts_and_follows_the_results(live_server, browser, monkeypatch):
+    """The live test server speaks no WebSocket (as a proxy that drops them): the socket never
+    opens, and the screen follows by polling (every second here, 15 s by default)."""
+    from leagues.views import hall
+
+    monkeypatch.setattr(hall, "POLL_SECONDS", 1)
+    competition, api = day(4, slug="hall-polls")
+    fixture = open_fixtures(competition)[0]
+    call(fixture, 2)
+    page = browser.new_context(**TV).new_page()
+    parts = []
+    page.on("request", lambda r: parts.append(r.url) if "/hall/parts/" in r.url else None)
+    page.goto(f"{live_server.url}/competitions/{competition.slug}/hall/")
+    page.wait_for_selector('#hall-tables li.busy[data-table="2"]')
+    page.evaluate("window.stillTheSamePage = true")
+    record(api, fixture, 4, 0)
+    page.wait_for_selector('#hall-tables li.free[data-table="2"]', timeout=10000)
+    assert "4–0" in page.inner_text("#hall-results")
+    assert page.evaluate("window.stillTheSamePage") is True and parts
+    assert page.evaluate("hallScreen.socketOpen()") is False
+    assert page.get_attribute("body", "data-state") == "polling"
