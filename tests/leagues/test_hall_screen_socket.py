@@ -45,6 +45,8 @@ def test_a_screen_is_told_when_its_competitions_day_moves_and_not_for_another(se
         for communicator in (first, second, elsewhere):
             assert (await communicator.connect())[0]
         await subscribed()
+        hub = hall_watching.hub()
+        assert sorted(hub.screens) == sorted([competition.pk, other.pk]) and hub.listener is not None  # one subscription
         await database_sync_to_async(hall_signal.announce)(competition.pk)  # a call (another helper's writes)
         for communicator in (first, second):
             assert json.loads(await communicator.receive_from(timeout=3)) == {"hall": "changed"}
@@ -54,6 +56,7 @@ def test_a_screen_is_told_when_its_competitions_day_moves_and_not_for_another(se
         assert await elsewhere.receive_nothing(timeout=0.3)
         for communicator in (first, second, elsewhere):
             await communicator.disconnect()
+        assert hub.screens == {} and hub.listener is None  # the subscription ends with the last screen
 
     asyncio.run(scenario())
 
