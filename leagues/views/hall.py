@@ -49,6 +49,7 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
             "partsUrl": request.path + "parts/" + query,
             "socketUrl": f"{settings.LIVE_URL}/ws/competitions/{slug}/hall/",  # leagues.routing
             "pollSeconds": POLL_SECONDS, "lookSeconds": LOOK_SECONDS,
+            "timeZone": context["competition"].time_zone,  # the clock: the hall's time, not the display's
         }
         context["language"] = language
         return render(request, "leagues/hall/screen.html", context)

@@ -85,9 +85,16 @@
     };
   }
 
+  let clockFormat = null;
+  try {
+    clockFormat = new Intl.DateTimeFormat("en-GB", {hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: cfg.timeZone});
+  } catch (e) { clockFormat = null; }   // a zone the browser does not know: the display's own time
+
   function tick() {
     const now = new Date();
-    if (clock) clock.textContent = String(now.getHours()).padStart(2, "0") + ":" + String(now.getMinutes()).padStart(2, "0");
+    if (!clock) return;
+    clock.textContent = clockFormat ? clockFormat.format(now)
+      : String(now.getHours()).padStart(2, "0") + ":" + String(now.getMinutes()).padStart(2, "0");
   }
 
   state("polling");

@@ -205,6 +205,7 @@ def test_the_screen_speaks_the_language_asked_in_its_address_or_by_the_switcher(
     for word in words:
         assert word in html
     assert f"/hall/parts/?lang={code}" in html  # its parts in the same language
+    assert f'name="next" value="/competitions/{competition.slug}/hall/"' in html  # the switcher's choice then wins
     parts = client.get(f"/competitions/{competition.slug}/hall/parts/?lang={code}").content.decode()
     assert words[0] in parts
     client.cookies["django_language"] = code

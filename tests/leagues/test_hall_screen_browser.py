@@ -10,9 +10,12 @@ skipped without it unless ``REQUIRE_SERVICES`` is set."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from leagues.models import Competition, Fixture, Standing
 from leagues.services.standings import standings_recompute
@@ -145,10 +148,10 @@ def test_without_a_socket_the_screen_polls_its_parts_and_follows_the_results(liv
     from leagues.views import hall
 
     monkeypatch.setattr(hall, "POLL_SECONDS", 1)
-    competition, api = day(4, slug="hall-polls")
+    competition, api = day(4, slug="hall-polls", time_zone="America/Sao_Paulo")
     fixture = open_fixtures(competition)[0]
     call(fixture, 2)
-    page = browser.new_context(**TV).new_page()
+    page = browser.new_context(**TV, timezone_id="Asia/Tokyo").new_page()  # a display set to another zone
     parts = []
     page.on("request", lambda r: parts.append(r.url) if "/hall/parts/" in r.url else None)
     page.goto(f"{live_server.url}/competitions/{competition.slug}/hall/")
@@ -160,3 +163,6 @@ def test_without_a_socket_the_screen_polls_its_parts_and_follows_the_results(liv
     assert page.evaluate("window.stillTheSamePage") is True and parts
     assert page.evaluate("hallScreen.socketOpen()") is False
     assert page.get_attribute("body", "data-state") == "polling"
+    hall_time = [(timezone.now() + timedelta(minutes=m)).astimezone(ZoneInfo("America/Sao_Paulo")).strftime("%H:%M")
+                 for m in (0, 1)]
+    assert page.inner_text("#hall-clock") in hall_time  # the hall's clock, not the display's
