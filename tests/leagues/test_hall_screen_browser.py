@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
