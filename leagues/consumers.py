@@ -27,14 +27,16 @@ class HallConsumer(AsyncWebsocketConsumer):
     competition_id: int | None = None
 
     async def connect(self) -> None:
+        competition_id = await _find(self.scope["url_route"]["kwargs"]["slug"]) if settings.REDIS_URL else None
         await self.accept()
         if not settings.REDIS_URL:
             await self.close(code=4501)
             return
-        competition_id = await _find(self.scope["url_route"]["kwargs"]["slug"])
         if competition_id is None:
             await self.close(code=4404)
             return
+        # joined as soon as the screen hears it is open (nothing awaited between): a change
+        # committed after the screen's first look reaches it
         self.competition_id = competition_id
         hall_watching.hub().join(self, competition_id)
 

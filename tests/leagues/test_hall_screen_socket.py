@@ -35,6 +35,10 @@ async def subscribed() -> None:
     raise AssertionError("the hub never subscribed to Redis")
 
 
+def joined() -> int:
+    return sum(len(screens) for screens in hall_watching.hub().screens.values())
+
+
 def test_a_screen_is_told_when_its_competitions_day_moves_and_not_for_another(services):
     competition, api = day(4, slug="sock")
     other, _api = day(4, slug="sock-other")
@@ -42,8 +46,9 @@ def test_a_screen_is_told_when_its_competitions_day_moves_and_not_for_another(se
 
     async def scenario() -> None:
         first, second, elsewhere = screen(competition.slug), screen(competition.slug), screen(other.slug)
-        for communicator in (first, second, elsewhere):
+        for n, communicator in enumerate((first, second, elsewhere), start=1):
             assert (await communicator.connect())[0]
+            assert joined() == n  # in the hub once the screen hears its socket is open
         await subscribed()
         hub = hall_watching.hub()
         assert sorted(hub.screens) == sorted([competition.pk, other.pk]) and hub.listener is not None  # one subscription
