@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from leagues.models import Competition, Fixture, Group, Outcome, Side, Stage, Standing
 from leagues.rules import standings
-from leagues.services import best_thirds, bracket, ties
+from leagues.services import best_thirds, bracket, hall_signal, ties
 from leagues.services.bulk import rows_insert
 from leagues.services.locks import lock_competition
 
@@ -210,7 +210,8 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
     they were. ``force`` (the organiser's repair button) ranks everything.
 
     Returns False (and writes nothing) when the stored standings and bracket were already
-    computed from the current results (``derived_version``), unless ``force``."""
+    computed from the current results (``derived_version``), unless ``force``. The hall
+    screens are told after commit (the standings, the bracket and the next fixtures moved)."""
     now = now or timezone.now()
     with transaction.atomic():
         competition = lock_competition(competition_id)
@@ -231,6 +232,7 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
         competition.pending_groups = []
         competition.save(update_fields=["lots_drawn", "derived_version", "derived_conflicts", "pending_groups",
                                         "updated_at"])
+        hall_signal.announce_on_commit(competition_id)
     return True
 
 
