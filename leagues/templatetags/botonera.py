@@ -125,6 +125,20 @@ def in_zone(value, zone) -> str:
 
 
 @register.filter
+def change_recorder(change) -> str:
+    """Who recorded a history entry's result in a capacity of their own: "recorded by referee Rui
+    Costa at table 3" (``after["recorded_as"]``, ``leagues.services.referees``); ``""`` otherwise."""
+    recorded_as = (change.after or {}).get("recorded_as") or {}
+    if recorded_as.get("role") != "referee":
+        return ""
+    by = change.by
+    name = ((by.get_full_name() or "").strip() or by.get_username()) if by is not None else "?"
+    if recorded_as.get("table") is None:
+        return gettext("recorded by referee %(name)s") % {"name": name}
+    return gettext("recorded by referee %(name)s at table %(table)s") % {"name": name, "table": recorded_as["table"]}
+
+
+@register.filter
 def change_sides(change) -> tuple[str, str]:
     """What a fixture's history entry shows before and after the arrow: the result when there is
     one, with the pairing when the entrants changed (a result struck by a cascade reads
