@@ -8,36 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from leagues.models import Competition
-
-
-def referee_tables_errors(value: Any, *, referees: set[str], tables: int) -> str | None:
-    """Why ``value`` is not a valid ``referee_tables`` for ``referees`` (usernames) in a hall of
-    ``tables`` tables (a sentence), or ``None``. The one check of the API and the settings form."""
-    if not isinstance(value, dict):
-        return _('give an object: {"username": [table numbers]}')
-    for username, numbers in value.items():
-        if username not in referees:
-            return _("%(username)s is not one of the referees: name them in referees first") % {"username": username}
-        if (not isinstance(numbers, list) or not numbers
-                or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)):
-            return _("give %(username)s a list of table numbers (leave them out to let them record at every "
-                     "table)") % {"username": username}
-        wrong = [n for n in numbers if not 1 <= n <= tables]
-        if wrong:
-            if not tables:
-                return _("the hall has no numbered tables: set tables first")
-            return _("table %(table)s is not one of the hall's tables (1 to %(tables)s)") % {
-                "table": wrong[0], "tables": tables}
-    return None
-
-
-def referee_tables_clean(value: dict) -> dict[str, list[int]]:
-    """``value`` with each referee's tables in order, once each."""
-    return {username: sorted(set(numbers)) for username, numbers in value.items()}
+from leagues.rules.referee_tables import referee_tables_clean, referee_tables_errors
 
 
 def referees_validate(attrs: dict, get: Callable[[str], Any], instance: Competition | None) -> dict:

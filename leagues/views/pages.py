@@ -280,7 +280,8 @@ def competition_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             competition = competitions.competition_create(fields=form.competition_fields(), auto_slug=not form.slug_given,
-                                                          organiser=request.user)
+                                                          organiser=request.user,
+                                                          referees=form.cleaned_data.get("referees") or ())
         except competitions.SlugTaken as exc:
             form.add_error("slug", str(exc))
             return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})
