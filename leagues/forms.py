@@ -21,7 +21,7 @@ from leagues.models import (
     Side,
     TiebreakPreset,
 )
-from leagues.referee_fields import RefereeTablesField, UsernamesField
+from leagues.referee_forms import RefereeTablesField, UsernamesField
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
 from leagues.rules.referee_tables import referee_tables_errors
 from leagues.rules.standings import validate_criteria
