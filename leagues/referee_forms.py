@@ -130,7 +130,7 @@ class RefereeResultForm(forms.Form):
         self.fixture = fixture
         self.names = {side: side_name(fixture, side) for side in ("home", "away")}
         self.fields["walkover_side"].choices = [
-            (Side.HOME, self.names["home"]), (Side.AWAY, self.names["away"]), (Side.BOTH, _("Neither (both absent)"))]
+            (Side.HOME, self.names["home"]), (Side.AWAY, self.names["away"]), (Side.BOTH, _("Both (neither came)"))]
         for side in ("home", "away"):
             for name in ("goals", "et_goals", "shootout"):
                 self.fields[f"{side}_{name}"].label = self.names[side]

@@ -3,8 +3,9 @@ that wait for a result, and the results they recorded (to correct)."""
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
-from leagues.models import Competition, Fixture
+from leagues.models import Competition, Fixture, FixtureChange
 from leagues.permissions import can_manage_competition, is_referee, referee_tables_of
 
 
@@ -43,3 +44,25 @@ def recorded_fixtures(user, competition: Competition, *, limit: int = 30) -> lis
     """The fixtures whose standing result ``user`` recorded, the latest first."""
     return list(referee_fixtures_qs().filter(competition=competition, result__recorded_by=user)
                 .order_by("-result__recorded_at", "-pk")[:limit])
+
+
+def recorder_sentence(change: FixtureChange) -> str:
+    """Who recorded a history entry's result in a capacity of their own: "recorded by referee Rui
+    Costa at table 3" (``after["recorded_as"]``, ``leagues.services.referees``); ``""`` otherwise."""
+    recorded_as = (change.after or {}).get("recorded_as") or {}
+    if recorded_as.get("role") != "referee":
+        return ""
+    by = change.by
+    name = ((by.get_full_name() or "").strip() or by.get_username()) if by is not None else "?"
+    if recorded_as.get("table") is None:
+        return _("recorded by referee %(name)s") % {"name": name}
+    return _("recorded by referee %(name)s at table %(table)s") % {"name": name, "table": recorded_as["table"]}
+
+
+def result_recorder(fixture: Fixture) -> str:
+    """How the fixture's standing result was recorded, when a referee recorded it (its latest
+    result or correction entry): "recorded by referee Rui Costa at table 3"; ``""`` otherwise."""
+    change = (FixtureChange.objects.filter(fixture=fixture, kind__in=(FixtureChange.Kind.RESULT,
+                                                                      FixtureChange.Kind.CORRECTION))
+              .select_related("by").order_by("-at", "-pk").first())
+    return recorder_sentence(change) if change is not None else ""

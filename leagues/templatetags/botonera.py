@@ -10,6 +10,7 @@ from django.utils.translation import gettext, pgettext
 
 from leagues import names
 from leagues.models import KickoffProposal, Result, ResultReport, Side
+from leagues.selectors.referees import recorder_sentence
 
 register = template.Library()
 
@@ -126,16 +127,9 @@ def in_zone(value, zone) -> str:
 
 @register.filter
 def change_recorder(change) -> str:
-    """Who recorded a history entry's result in a capacity of their own: "recorded by referee Rui
-    Costa at table 3" (``after["recorded_as"]``, ``leagues.services.referees``); ``""`` otherwise."""
-    recorded_as = (change.after or {}).get("recorded_as") or {}
-    if recorded_as.get("role") != "referee":
-        return ""
-    by = change.by
-    name = ((by.get_full_name() or "").strip() or by.get_username()) if by is not None else "?"
-    if recorded_as.get("table") is None:
-        return gettext("recorded by referee %(name)s") % {"name": name}
-    return gettext("recorded by referee %(name)s at table %(table)s") % {"name": name, "table": recorded_as["table"]}
+    """Who recorded a history entry's result in a capacity of their own ("recorded by referee Rui
+    Costa at table 3"), or ``""`` (``leagues.selectors.referees.recorder_sentence``)."""
+    return recorder_sentence(change)
 
 
 @register.filter

@@ -164,3 +164,14 @@ def test_the_competition_and_settings_pages_link_the_referees_page():
     boss = Client()
     boss.force_login(organiser)
     assert 'href="/competitions/open/referee/"' in boss.get("/manage/open/settings/").content.decode()
+
+
+def test_the_fixture_page_says_a_referee_recorded_the_result_at_their_table():
+    competition, organiser, rui, client = hall()
+    fixture = called(competition.fixtures.order_by("pk").first(), 2)
+    assert client.post(form_url(fixture), the_form(client, fixture, home_goals="1", away_goals="0")).status_code == 302
+    page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "Recorded by referee Rui Costa at table 2." in page
+    result_record(fixture=Fixture.objects.get(pk=fixture.pk), home_goals=2, away_goals=0, recorded_by=organiser)
+    page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
+    assert "Recorded by referee" not in page and "Recorded by the organisers from the table." in page
