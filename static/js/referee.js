@@ -25,8 +25,11 @@
     if (event.target.name === "outcome") { follow(); }
   });
   follow();
+  // a double tap sends once; after a few seconds the button is back, for a retry when the hall's
+  // network lost the answer (the same key: the result is still stored once)
   form.addEventListener("submit", function () {
     var save = form.querySelector("button[type=submit]");
     window.setTimeout(function () { save.disabled = true; }, 0);
+    window.setTimeout(function () { save.disabled = false; }, 4000);
   });
 }());
