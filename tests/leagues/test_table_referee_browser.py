@@ -110,3 +110,14 @@ def test_a_referee_records_a_result_from_a_phone_at_the_table(live_server, chrom
     assert "Recorded by you" in page.inner_text("main") and page.locator(".ref-item").count() == 1
     shot(page, "5-referee-recorded-390")
     context.close()
+
+    # a fixture at another table, on a phone in Spanish: refused, in Spanish
+    context = chromium.new_context(**PHONE, locale="es-ES")
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/competitions/lisbon-open/referee/fixtures/{other.pk}/")
+    assert "este partido está en la mesa 1; tú arbitras las mesas 3, 4" in page.inner_text(".ref-refusal").lower()
+    assert page.locator("#referee-result").count() == 0
+    assert no_overflow(page)
+    shot(page, "6-referee-refused-es-390")
+    context.close()
