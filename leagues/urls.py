@@ -10,6 +10,7 @@ from leagues.views import (
     hall,
     organiser_tools,
     pages,
+    referees,
     reports,
     year,
 )
@@ -38,6 +39,9 @@ urlpatterns = [
     path("competitions/<slug:slug>/sign-up/", year.sign_up_view, name="sign-up"),
     path("competitions/<slug:slug>/sign-ups/<id:pk>/withdraw/", year.sign_up_withdraw_view,
          name="sign-up-withdraw"),
+    path("competitions/<slug:slug>/referee/", referees.referee_index, name="referee"),
+    path("competitions/<slug:slug>/referee/fixtures/<id:pk>/", referees.referee_result, name="referee-result"),
+    path("competitions/<slug:slug>/referee/fixtures/<id:pk>/saved/", referees.referee_saved, name="referee-saved"),
     path("fixtures/<id:pk>/", fixtures.fixture_detail, name="fixture"),
     path("fixtures/<id:pk>/check-in/", fixtures.fixture_check_in, name="fixture-check-in"),
     path("fixtures/<id:pk>/report/", reports.fixture_report, name="fixture-report"),

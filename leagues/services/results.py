@@ -287,6 +287,7 @@ def result_record(
     source: str = Result.Source.TABLE,
     expected_entrants: tuple[int | None, int | None] | None = None,
     expected_previous: str | None = None,
+    recorded_as: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> Result:
     """Records (or corrects) the result of ``fixture`` as played at a real table: a score, a
@@ -299,6 +300,8 @@ def result_record(
     played on (without ``cascade``), whose entrants are no longer ``expected_entrants``
     (home, away ids: what the organiser saw), or whose result is no longer the one of
     ``expected_previous`` (``result_token``; ``""``: none). Nothing is saved then.
+    ``recorded_as`` (e.g. ``{"role": "referee", "table": 3}``) is kept in the history entry's
+    ``after``: who recorded it, in what capacity (``leagues.services.referees``).
     """
     now = now or timezone.now()
     if min(home_discipline, away_discipline) < 0:
@@ -327,9 +330,11 @@ def result_record(
         before = fixture_state(fixture, result=previous)
         result = result_write(fixture=fixture, recorded=recorded, official=official, source=source, match=None,
                         discipline=(home_discipline, away_discipline), by=recorded_by, now=now, reason=reason)
+        after = fixture_state(fixture, result=result)
+        if recorded_as:
+            after["recorded_as"] = recorded_as
         change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
-                      before=before, after=fixture_state(fixture, result=result), by=recorded_by, reason=reason,
-                      now=now)
+                      before=before, after=after, by=recorded_by, reason=reason, now=now)
         settle(competition=competition, by=recorded_by, now=now, cascade=cascade, reason=reason,
                group_id=fixture.group_id)
     return result
