@@ -14,6 +14,9 @@ SCALE_ARGS         ?=
 # the bounded import (peak memory, refusals): its own scratch database, created when missing
 IMPORT_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_importbench
 IMPORT_BENCH_ARGS         ?=
+# the recomputation of one group against a full one: its own scratch database (the import kept)
+RECOMPUTE_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_recomputebench
+RECOMPUTE_BENCH_ARGS         ?=
 # the long season's and the large draws' pages, cold: its own scratch database, created when missing
 PAGE_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_pagebench
 PAGE_BENCH_ARGS         ?=
@@ -71,6 +74,7 @@ bench: $(STAMP)
 	$(PY) -m tests.bench.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 	$(PY) -m tests.bench.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
 	$(PY) -m tests.bench.importbench --database-url $(IMPORT_BENCH_DATABASE_URL) $(IMPORT_BENCH_ARGS)
+	$(PY) -m tests.bench.recomputebench --database-url $(RECOMPUTE_BENCH_DATABASE_URL) $(RECOMPUTE_BENCH_ARGS)
 	$(PY) -m tests.bench.pagebench --database-url $(PAGE_BENCH_DATABASE_URL) $(PAGE_BENCH_ARGS)
 
 # faults and concurrency against its own redis-server, gunicorn, worker and beat 

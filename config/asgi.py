@@ -1,5 +1,6 @@
 """The ASGI application: the site's HTTP (Django's views, as under WSGI) and the
-WebSockets of live matches' watchers (``matches.routing``), from one server:
+WebSockets of live matches' watchers (``matches.routing``) and of the hall screens
+(``leagues.routing``), from one server:
 ``gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker`` (Procfile), and
 ``manage.py runserver`` (daphne's) in development. A WebSocket from another site's page is
 refused (its ``Origin`` must be one of ``ALLOWED_HOSTS``), and one beyond
@@ -20,6 +21,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import re_path  # noqa: E402
 
 from config.socket_limit import SocketsPerAddress  # noqa: E402
+from leagues.routing import websocket_urlpatterns as hall_sockets  # noqa: E402
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -34,5 +36,5 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 application = ProtocolTypeRouter({
     "http": django_application,
     "websocket": SocketsPerAddress(AllowedHostsOriginValidator(
-        URLRouter([*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())]))),
+        URLRouter([*websocket_urlpatterns, *hall_sockets, re_path(r"", NoSuchSocket.as_asgi())]))),
 })

@@ -6,6 +6,7 @@ import zoneinfo
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from leagues import names
@@ -20,7 +21,9 @@ from leagues.models import (
     Side,
     TiebreakPreset,
 )
+from leagues.referee_forms import RefereeTablesField, UsernamesField
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
+from leagues.rules.referee_tables import referee_tables_errors
 from leagues.rules.standings import validate_criteria
 from leagues.slugs import unique_slug
 
@@ -37,6 +40,7 @@ COMPETITION_FIELDSETS = (
     (_("Ratings and the federation ranking"), ("rated", "ranking_tier")),
     (_("What the players do"), ("player_reports", "report_confirm_hours", "report_dispute_days",
                                 "reschedule_by_players", "reschedule_latest_days", "overdue_days")),
+    (_("Table referees"), ("referees", "referee_tables")),
 )
 COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name in names_]
 # left empty, these keep the competition's value (a new one: the default)
@@ -53,6 +57,14 @@ class CompetitionForm(forms.ModelForm):
     tiebreak_criteria = forms.CharField(
         required=False, help_text=_("Custom preset only: criterion keys after points, comma-separated."),
     )
+    referees = UsernamesField(
+        required=False, label=_("Referees"),
+        help_text=_("Usernames, comma-separated: each records the results of the fixtures called to their hall "
+                    "tables from a phone, and nothing else."))
+    referee_tables = RefereeTablesField(
+        required=False, label=_("Tables per referee"),
+        help_text=_("One line per referee: username, a colon, table numbers (rui: 1, 3). A referee left out "
+                    "records at every table."))
 
     class Meta:
         model = Competition
@@ -99,8 +111,10 @@ class CompetitionForm(forms.ModelForm):
         return {f.attname: getattr(self.instance, f.attname) for f in Competition._meta.concrete_fields if not f.primary_key}
 
     def changed_values(self) -> dict[str, object]:
-        """The fields the organiser changed, with their new values (a valid form)."""
-        return {name: getattr(self.instance, name) for name in self.changed_data}
+        """The fields the organiser changed, with their new values (a valid form; ``referees``:
+        the users)."""
+        return {name: self.cleaned_data[name] if name == "referees" else getattr(self.instance, name)
+                for name in self.changed_data}
 
     def _update_errors(self, errors):
         # the model's check of the match settings may blame a field this form does not show
@@ -211,6 +225,11 @@ class CompetitionForm(forms.ModelForm):
                 if data.get(name):
                     self.add_error(name, _("A double elimination places everyone by its losers' bracket; it "
                                            "has no third-place or placement matches."))
+        if "referees" in data and "referee_tables" in data:
+            error = referee_tables_errors(data["referee_tables"], referees={u.get_username() for u in data["referees"]},
+                                          tables=data.get("tables", self.instance.tables) or 0)
+            if error:
+                self.add_error("referee_tables", capfirst(error))
         return data
 
 

@@ -5,6 +5,9 @@
   and choose its organisers.
 - An **organiser** of a competition is a user in ``Competition.organisers``. They change that
   competition only: its settings, its entrants, its fixtures and their results.
+- A **referee** of a competition is a user in ``Competition.referees``. They record the official
+  results of the fixtures called to their hall tables (``Competition.referee_tables``; none named:
+  every table) and correct the results they recorded themselves; nothing else.
 - Creating a competition takes the ``leagues.add_competition`` permission (give it to an
   "Organisers" group) or being a federation administrator; the creator becomes an organiser.
 - Everyone, signed in or not, reads everything.
@@ -14,6 +17,8 @@
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.models import Competition
 
@@ -83,13 +88,64 @@ def player_side(user, fixture) -> str | None:
     return None
 
 
+def is_referee(user, competition: Competition) -> bool:
+    """True when ``user`` is one of ``competition``'s table referees (an active account)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return competition.referees.filter(pk=user.pk).exists()
+
+
+def referee_tables_of(user, competition: Competition) -> list[int] | None:
+    """The hall tables ``user`` may record at in ``competition`` (``referee_tables``, by username);
+    ``None``: every table (no entry)."""
+    tables = (competition.referee_tables or {}).get(user.get_username())
+    return None if tables is None else sorted(int(t) for t in tables)
+
+
+def referee_table(user, fixture) -> int | None:
+    """The hall table a referee's result for ``fixture`` is recorded at: the table it is called
+    to; once it is no longer at one, the table of the result ``user`` recorded there as a
+    referee (to correct it); ``None``: not at a table."""
+    if fixture.hall_table is not None:
+        return fixture.hall_table
+    change = (fixture.changes.filter(by_id=user.pk, kind__in=("result", "correction"),
+                                     after__recorded_as__role="referee").order_by("-at", "-pk").first())
+    return change.after["recorded_as"].get("table") if change is not None else None
+
+
+def referee_refusal(user, fixture) -> str | None:
+    """Why ``user``, a referee of the fixture's competition, may not record its result (a
+    sentence in the reader's language), or ``None``: they may, for a fixture called to one of
+    their hall tables (any table when they have none named). Correcting a result recorded by
+    someone else is checked under the fixture's lock (``leagues.services.referees``)."""
+    if not is_referee(user, fixture.competition):
+        return _("you are not a referee of this competition")
+    if player_side(user, fixture) is not None:
+        return _("you play in this fixture: its result is reported by its players, not refereed by them")
+    table = referee_table(user, fixture)
+    if table is None:
+        return _("this fixture is not called to a hall table: a referee records the results of the fixtures "
+                 "called to their tables")
+    tables = referee_tables_of(user, fixture.competition)
+    if tables is not None and table not in tables:
+        return ngettext(
+            "this fixture is at table %(table)s; you referee table %(yours)s",
+            "this fixture is at table %(table)s; you referee tables %(yours)s", len(tables),
+        ) % {"table": table, "yours": ", ".join(str(t) for t in tables)}
+    return None
+
+
 def result_role(user, fixture) -> str | None:
-    """What ``user``'s result for ``fixture`` is (COMPETITIONS.md §11): ``"official"`` from an
+    """What ``user``'s result for ``fixture`` is (COMPETITIONS.md §11, §12): ``"official"`` from an
     organiser of its competition or a federation administrator (even on a fixture they play),
-    ``"report"`` from one of its two players (for the opponent to confirm), ``None`` from anyone
-    else (refused: 403). The one place this is decided."""
+    ``"report"`` from one of its two players (for the opponent to confirm), ``"referee"`` from a
+    referee of its competition at the hall table it is called to (official, as an organiser's:
+    ``leagues.services.referees``), ``None`` from anyone else (refused: 403; a referee at another
+    table is told why by ``referee_refusal``). The one place this is decided."""
     if can_manage_competition(user, fixture.competition):
         return "official"
     if player_side(user, fixture) is not None:
         return "report"
+    if referee_refusal(user, fixture) is None:
+        return "referee"
     return None

@@ -45,6 +45,8 @@ from leagues.services.teams import lineup_deadline, lineup_visible
 from leagues.services.ties import games_of
 from leagues.slugs import unique_slug
 
+from .referees import referees_validate
+
 # --- Registry -----------------------------------------------------------------------------------
 
 
@@ -112,6 +114,17 @@ class CompetitionSerializer(serializers.ModelSerializer):
         queryset=Competition.organisers.field.related_model.objects.all(),
         help_text="Usernames. Only a federation administrator may set them; the creator is added.",
     )
+    referees = serializers.SlugRelatedField(
+        slug_field="username", many=True, required=False,
+        queryset=Competition.referees.field.related_model.objects.filter(is_active=True),
+        help_text="Usernames of the table referees: each records the results of the fixtures called to their "
+                  "hall tables, and nothing else.",
+    )
+    referee_tables = serializers.JSONField(
+        required=False,
+        help_text='Which hall tables each referee records: {"username": [table numbers, 1..tables]}; a referee '
+                  "without an entry records at every table.",
+    )
     criteria = serializers.ListField(
         child=serializers.CharField(), read_only=True, help_text="The tie-break criteria in order, points first."
     )
@@ -145,6 +158,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "player_reports", "report_confirm_hours", "report_dispute_days", "reschedule_by_players",
             "reschedule_latest_days", "overdue_days",
             "entrant_kind", "tables_per_tie", "tie_points", "game_points", "lineup_deadline_minutes", "tie_decider",
+            "referees", "referee_tables",
             "created_at", "updated_at",
         ]
         read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
@@ -264,6 +278,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)
+        referees_validate(attrs, get, self.instance)
         if self.instance is None and not attrs.get("slug"):
             attrs["slug"] = unique_slug(attrs.get("name", ""), model=Competition, max_length=80,
                                         fallback="competition")

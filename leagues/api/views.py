@@ -16,7 +16,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
@@ -41,7 +46,7 @@ from leagues.models import (
     Standing,
     aware_in,
 )
-from leagues.permissions import can_manage_competition, result_role
+from leagues.permissions import can_manage_competition, is_referee, referee_refusal, result_role
 from leagues.rules.official import ResultError
 from leagues.selectors import knockout_rounds, related_count, standings_api_tables
 from leagues.services import online as fixture_online
@@ -52,7 +57,9 @@ from leagues.services.kickoffs import fixture_reschedule
 from leagues.services.locks import Busy
 from leagues.services.proposals import kickoff_accept, kickoff_decline, kickoff_propose
 from leagues.services.ratings import placings_now
+from leagues.services.referees import referee_result_record
 from leagues.services.reports import RECORDED_FIELDS, report_confirm, report_dispute, report_submit
+from leagues.services.result_requests import result_once
 from leagues.services.results import (
     ResultConflict,
     decision_record,
@@ -168,7 +175,7 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
     def get_queryset(self):
         return (
             Competition.objects.select_related("season")
-            .prefetch_related("organisers")
+            .prefetch_related("organisers", "referees")
             .annotate(
                 # subqueries, not joins: entrants x fixtures multiplies rows (a big groups stage is millions)
                 entrant_count=related_count(Entrant),
@@ -190,10 +197,11 @@ class CompetitionViewSet(ApiMixin, mixins.CreateModelMixin, mixins.UpdateModelMi
         data = serializer.validated_data
         slug_given = hasattr(self.request.data, "get") and bool(self.request.data.get("slug"))
 
-        fields = {name: value for name, value in data.items() if name != "organisers"}
+        fields = {name: value for name, value in data.items() if name not in ("organisers", "referees")}
         try:
             serializer.instance = competition_create(fields=fields, auto_slug=not slug_given, organiser=self.request.user,
-                                                     organisers=data.get("organisers", ()))
+                                                     organisers=data.get("organisers", ()),
+                                                     referees=data.get("referees", ()))
         except SlugTaken as exc:
             raise ValidationError({"slug": [str(exc)]}) from exc
         except IntegrityError as exc:  # a constraint the validation did not foresee
@@ -472,12 +480,21 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Record (or correct) the result of a fixture played at a real table; from one of its players, "
-                "a report for the opponent to confirm (202)",
+                "a report for the opponent to confirm (202); from a table referee, official at their table",
         request=serializers.ResultRecordSerializer,
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+            description="1 to 100 printable ASCII characters, the sender's: a retry with the same key and body "
+                        "gets the first answer again (`Idempotent-Replayed: true`) and stores nothing twice; the "
+                        "same key with another body is a 409 idempotency_key_reused.")],
         responses={200: serializers.FixtureSerializer,
                    202: OpenApiResponse(serializers.FixtureSerializer, description="A player's report: the fixture "
                                         "with its report, nothing official yet."),
-                   400: OpenApiResponse(description="Bad input; the field is named."), 403: CONFLICT, 409: CONFLICT},
+                   400: OpenApiResponse(description="Bad input; the field is named."),
+                   403: OpenApiResponse(description="Neither an organiser, a player of the fixture nor a referee at "
+                                                    "its table; a referee's cascade, or a correction of a result "
+                                                    "someone else recorded."),
+                   409: CONFLICT},
     )
     @action(detail=True, methods=["post"], serializer_class=serializers.ResultRecordSerializer,
             permission_classes=[permissions.IsAuthenticated])
@@ -485,17 +502,34 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         fixture = self.get_object()
         role = result_role(request.user, fixture)
         if role is None:
-            raise PermissionDenied(OrganiserOrReadOnly.message)
-        if role == "official":
-            return self._write(request, serializers.ResultRecordSerializer, lambda fixture, data: result_record(
-                fixture=fixture, recorded_by=request.user, **data))
+            refusal = referee_refusal(request.user, fixture) if is_referee(request.user, fixture.competition) else None
+            raise PermissionDenied(refusal or OrganiserOrReadOnly.message)
         body = serializers.ResultRecordSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        recorded = {name: body.validated_data[name] for name in RECORDED_FIELDS if name in body.validated_data}
+        payload = request.data if isinstance(request.data, dict) else {}
         with user_errors("fixture"):
-            report_submit(fixture=fixture, user=request.user, **recorded)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data,
-                        status=status.HTTP_202_ACCEPTED)
+            answer = result_once(fixture=fixture, user=request.user, key=request.headers.get("Idempotency-Key"),
+                                 body=dict(payload), write=lambda: self._result_write(request, fixture, role, body))
+        response = Response(answer.data, status=answer.status_code)
+        if answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    def _result_write(self, request, fixture: Fixture, role: str, body) -> tuple[int, dict]:
+        """The result of ``role`` (``result_role``) from the checked ``body``: its status and the
+        fixture as it now stands, as JSON."""
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        if role == "official":
+            result_record(fixture=fixture, recorded_by=request.user, **data)
+        elif role == "referee":
+            referee_result_record(fixture=fixture, referee=request.user, **data)
+        else:
+            report_submit(fixture=fixture, user=request.user,
+                          **{name: data[name] for name in RECORDED_FIELDS if name in data})
+        shown = serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk),
+                                              context={"request": request}).data
+        return (status.HTTP_202_ACCEPTED if role == "report" else status.HTTP_200_OK), json.loads(
+            JSONRenderer().render(shown))
 
     def _player_write(self, request, serializer_class, write) -> Response:
         """A write by one of the fixture's players (the service checks who): the fixture as it now stands."""

@@ -46,6 +46,9 @@ from .reports import (
     KickoffProposal,
     ResultReport,
 )
+from .requests import (
+    ResultRequest,
+)
 from .signins import (
     AccountLock,
     SignInFailure,
@@ -96,6 +99,7 @@ __all__ = [
     "Registration",
     "Result",
     "ResultReport",
+    "ResultRequest",
     "Round",
     "Season",
     "SeedingMethod",

@@ -51,7 +51,7 @@ def tables_with_qualifiers(competition: Competition) -> list[dict]:
     the criteria could not separate, which the knockout waits for."""
     tables: list[dict] = []
     by_group: dict = {}
-    rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "group")
+    rows = Standing.objects.filter(competition=competition).select_related("entrant__club", "entrant__player", "group")
     for row in rows.order_by("group__name", "position", "entrant__name"):
         key = row.group.name if row.group_id else None
         if key not in by_group:

@@ -1,5 +1,5 @@
 """A competition copied for its next edition: the same settings (format, match, points and
-tie-breaks, time zone, venue, ratings...), its organisers, optionally its entrants (those not
+tie-breaks, time zone, venue, ratings...), its organisers and table referees, optionally its entrants (those not
 withdrawn, with their players, clubs and seeds), and new dates; none of its stages, fixtures,
 results, standings, registration or drawn lots.
 """
@@ -14,7 +14,7 @@ from leagues.services.competitions import competition_create, next_slug
 
 # what a copy does not take: its identity and dates, and what its play made
 NOT_COPIED = {"id", "season", "name", "slug", "first_date", "lots_seed", "lots_drawn", "results_version",
-              "derived_version", "derived_conflicts", "seeded_at", "created_at", "updated_at"}
+              "derived_version", "derived_conflicts", "pending_groups", "seeded_at", "created_at", "updated_at"}
 
 
 def season_of(day: date | None) -> Season | None:
@@ -38,7 +38,7 @@ def competition_copy(*, competition: Competition, name: str, first_date: date | 
     fields.pop("season_id", None)
     with transaction.atomic():
         copy = competition_create(fields=fields, auto_slug=not slug, organiser=by,
-                                  organisers=competition.organisers.all())
+                                  organisers=competition.organisers.all(), referees=competition.referees.all())
         if entrants:
             Entrant.objects.bulk_create([
                 Entrant(competition=copy, name=e.name, player_id=e.player_id, club_id=e.club_id, seed=e.seed)

@@ -41,14 +41,14 @@ def next_slug(name: str, *, random_suffix: bool = False) -> str:
 
 
 def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organiser=None,
-                       organisers: Iterable = ()) -> Competition:
+                       organisers: Iterable = (), referees: Iterable = ()) -> Competition:
     """Saves a new competition of ``fields`` (its concrete fields by name or attname, ``slug``
     and ``name`` among them) in a transaction, with ``organisers`` and ``organiser`` (its
-    creator) as its organisers. When the slug is taken meanwhile: ``SlugTaken`` if the
+    creator) as its organisers and ``referees`` as its table referees. When the slug is taken meanwhile: ``SlugTaken`` if the
     organiser gave it (``auto_slug`` False), otherwise another free slug made from the name
     and a new try. A violation of another constraint is raised as it is (``IntegrityError``)."""
     slug, name = fields["slug"], fields.get("name", "")
-    organisers = list(organisers)
+    organisers, referees = list(organisers), list(referees)
     for attempt in range(ATTEMPTS):
         try:
             with transaction.atomic():
@@ -57,6 +57,8 @@ def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organis
                     competition.organisers.add(*organisers)
                 if organiser is not None:
                     competition.organisers.add(organiser)
+                if referees:
+                    competition.referees.add(*referees)
             return competition
         except IntegrityError:
             if not Competition.objects.filter(slug=slug).exists():
@@ -68,19 +70,22 @@ def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organis
 
 
 def competition_update(*, competition: Competition, data: Mapping[str, object], by=None) -> Competition:
-    """Sets the fields of ``data`` (by name; ``organisers``: the whole list) on ``competition``
+    """Sets the fields of ``data`` (by name; ``organisers``, ``referees``: the whole list) on ``competition``
     and saves it, then, in the same transaction, moves the check-in windows of its matches set
     up when a check-in setting is among them (``leagues.services.online``). ``by`` (who
     changed it) is not stored yet: a competition keeps no history of its settings. A violation of a constraint is raised as it is (``IntegrityError``): nothing
     is saved."""
     data = dict(data)
     organisers = data.pop("organisers", None)
+    referees = data.pop("referees", None)
     with transaction.atomic():
         for name, value in data.items():
             setattr(competition, name, value)
         competition.save()
         if organisers is not None:
             competition.organisers.set(organisers)
+        if referees is not None:
+            competition.referees.set(referees)
         if CHECKIN_SETTINGS & set(data):
             checkin_windows_follow(competition=competition)
     return competition

@@ -66,10 +66,12 @@ def _live_tie(tie: Fixture) -> None:
     """Round 2's first tie kicks off now: its line-ups in, its first game live online between the
     computer's two sides (the players' accounts only watch it)."""
     now = timezone.now()
+    # kicked off now first, then lined up an hour before it (before the deadline, whatever the
+    # hour of its generated kick-off)
+    Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=now, date=timezone.localdate(now))
+    Fixture.with_games.filter(tie=tie).update(kickoff_at=now, date=timezone.localdate(now))
     _line_up(tie, now=now - timedelta(hours=1))
     with transaction.atomic():
-        Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=now, date=timezone.localdate(now))
-        Fixture.with_games.filter(tie=tie).update(kickoff_at=now, date=timezone.localdate(now))
         game = games_of(tie).select_related("competition", "round__stage", "home__club", "away__club",
                                             "home_player__user", "away_player__user").first()
         match = fixture_match_setup(fixture=game, computer_sides=("home", "away"), now=now)

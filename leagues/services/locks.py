@@ -8,7 +8,8 @@ never wait for each other in a circle (a deadlock):
 A write that changes what the standings or the bracket are computed from (an official result,
 a withdrawal, a fixture's entrants) calls ``results_changed`` in its transaction: it bumps
 ``Competition.results_version`` and sends the recomputation after commit (a broker that is
-down is logged; the sweeper finds the competition by ``derived_version < results_version``).
+down is logged; the sweeper finds the competition by ``derived_version < results_version``),
+and tells the competition's hall screens after commit (``leagues.services.hall_signal``).
 
 ``retry_conflicts`` runs a write again when the database reports a deadlock or a serialization
 failure that remains (or SQLite's "database is locked"), then turns the last one into a 409.
@@ -27,6 +28,7 @@ from django.db import OperationalError, connection
 from django.db.models import F
 
 from leagues.models import Competition
+from leagues.services import hall_signal
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,11 +51,32 @@ def lock_competition(competition_id: int) -> Competition | None:
     return Competition.objects.select_for_update().filter(pk=competition_id).first()
 
 
-def results_changed(competition_id: int) -> None:
+# beyond this many groups pending, a recomputation ranks every table (as cheap by then)
+MOST_PENDING_GROUPS = 200
+
+
+def results_changed(competition_id: int, *, group_id: int | None = None) -> None:
     """Marks the derived state of the competition stale and sends its recomputation after
-    commit. The caller holds the competition's lock, in a transaction."""
-    Competition.objects.filter(pk=competition_id).update(results_version=F("results_version") + 1)
+    commit; the hall screens of the competition are told after commit too (a result leaves its
+    table, joins the last results and moves the standings). The caller holds the competition's
+    lock, in a transaction.
+
+    ``group_id``: the change touched that group's table alone (a result of one of its
+    fixtures, the groups still being played), so the recomputation may rank that table alone
+    (``Competition.pending_groups``); ``None``: anything may have changed, every table is ranked."""
+    competitions = Competition.objects.filter(pk=competition_id)
+    pending = None
+    if group_id is not None:
+        state = competitions.values("derived_version", "results_version", "pending_groups").first()
+        if state is not None and state["derived_version"] >= state["results_version"]:
+            pending = [group_id]  # nothing was pending: this group alone
+        elif state is not None and state["pending_groups"] is not None:
+            pending = sorted({*state["pending_groups"], group_id})
+            if len(pending) > MOST_PENDING_GROUPS:
+                pending = None
+    competitions.update(results_version=F("results_version") + 1, pending_groups=pending)
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
+    hall_signal.announce_on_commit(competition_id)
 
 
 def is_transient(exc: OperationalError) -> bool:

@@ -199,7 +199,10 @@ def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> FixtureChang
 
 def _plan(competition: Competition) -> bracket.Plan:
     qualifiers, before_withdrawals = {}, {}
-    if competition.stages.filter(kind=Stage.Kind.GROUPS).exists():
+    groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
+    # while a group fixture is open no group place is decided (``group_places``): nothing to rank
+    if groups_stage is not None and not competition.fixtures.filter(
+            round__stage=groups_stage, status__in=Fixture.OPEN).exists():
         tables, _lots = competition_tables(competition=competition)
         places = group_places(competition=competition, tables=tables)
         qualifiers, before_withdrawals = places.qualifiers, places.before_withdrawals
@@ -221,7 +224,7 @@ def _cascade(competition: Competition, *, by, now: datetime, reason: str) -> tup
 
 
 def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = False, keep_conflicts: bool = False,
-           reason: str = "") -> None:
+           reason: str = "", group_id: int | None = None) -> None:
     """After a change of results (in its transaction): checks the knockout slots it changes, then
     fills those of fixtures neither decided nor started; marks the derived state stale.
 
@@ -230,7 +233,8 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
     fixtures' results are struck, down the bracket, and each goes back to scheduled with its new
     entrants) or ``keep_conflicts`` (a withdrawal: they are left as they are, and shown to the
     organisers as conflicts by the recomputation). A team tie's result is derived from its games
-    first (``leagues.services.ties``)."""
+    first (``leagues.services.ties``). ``group_id``: the change was a result of that group's
+    fixture, which the recomputation may rank alone (``leagues.services.locks.results_changed``)."""
     ties.ties_settle(competition=competition, by=by, now=now)
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         plan = _plan(competition)
@@ -253,7 +257,7 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
                 fixtures=[f.pk for f in fixtures],
             )
         bracket.bracket_apply(plan, now=now, struck=struck)
-    results_changed(competition.pk)
+    results_changed(competition.pk, group_id=group_id)
 
 
 def _fixture_label(fixture: Fixture) -> str:
@@ -283,6 +287,7 @@ def result_record(
     source: str = Result.Source.TABLE,
     expected_entrants: tuple[int | None, int | None] | None = None,
     expected_previous: str | None = None,
+    recorded_as: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> Result:
     """Records (or corrects) the result of ``fixture`` as played at a real table: a score, a
@@ -295,6 +300,8 @@ def result_record(
     played on (without ``cascade``), whose entrants are no longer ``expected_entrants``
     (home, away ids: what the organiser saw), or whose result is no longer the one of
     ``expected_previous`` (``result_token``; ``""``: none). Nothing is saved then.
+    ``recorded_as`` (e.g. ``{"role": "referee", "table": 3}``) is kept in the history entry's
+    ``after``: who recorded it, in what capacity (``leagues.services.referees``).
     """
     now = now or timezone.now()
     if min(home_discipline, away_discipline) < 0:
@@ -323,10 +330,13 @@ def result_record(
         before = fixture_state(fixture, result=previous)
         result = result_write(fixture=fixture, recorded=recorded, official=official, source=source, match=None,
                         discipline=(home_discipline, away_discipline), by=recorded_by, now=now, reason=reason)
+        after = fixture_state(fixture, result=result)
+        if recorded_as:
+            after["recorded_as"] = recorded_as
         change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
-                      before=before, after=fixture_state(fixture, result=result), by=recorded_by, reason=reason,
-                      now=now)
-        settle(competition=competition, by=recorded_by, now=now, cascade=cascade, reason=reason)
+                      before=before, after=after, by=recorded_by, reason=reason, now=now)
+        settle(competition=competition, by=recorded_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return result
 
 
@@ -413,7 +423,8 @@ def decision_record(
                         match=match, discipline=(0, 0), by=decided_by, now=now, reason=reason)
         change_record(fixture=fixture, kind=FixtureChange.Kind.DECISION, before=before,
                       after=fixture_state(fixture, result=result), by=decided_by, reason=reason, now=now)
-        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason)
+        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return result
 
 
@@ -445,7 +456,8 @@ def match_annul_decision(
                 fixture.set_status(Fixture.Status.SCHEDULED, by=decided_by, now=now)
         change_record(fixture=fixture, kind=FixtureChange.Kind.MATCH_ANNULLED, before=before,
                       after=fixture_state(fixture), by=decided_by, reason=reason, now=now)
-        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason)
+        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return fixture
 
 
@@ -487,7 +499,7 @@ def result_from_match(*, match_id: int, now: datetime | None = None) -> Result |
                             by=None, now=now)
             change_record(fixture=fixture, kind=FixtureChange.Kind.ONLINE_RESULT, before=before,
                           after=fixture_state(fixture, result=result), now=now)
-            settle(competition=competition, now=now, keep_conflicts=True)
+            settle(competition=competition, now=now, keep_conflicts=True, group_id=fixture.group_id)
             return result
     except (ResultError, ResultConflict) as exc:
         message = exc.message if isinstance(exc, ResultError) else exc.detail

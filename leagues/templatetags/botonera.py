@@ -10,6 +10,7 @@ from django.utils.translation import gettext, pgettext
 
 from leagues import names
 from leagues.models import KickoffProposal, Result, ResultReport, Side
+from leagues.selectors.referees import recorder_sentence
 
 register = template.Library()
 
@@ -122,6 +123,13 @@ def in_zone(value, zone) -> str:
     except ValueError:
         return str(value)
     return date_format(timezone.localtime(when, zone), "D j M Y, H:i")
+
+
+@register.filter
+def change_recorder(change) -> str:
+    """Who recorded a history entry's result in a capacity of their own ("recorded by referee Rui
+    Costa at table 3"), or ``""`` (``leagues.selectors.referees.recorder_sentence``)."""
+    return recorder_sentence(change)
 
 
 @register.filter

@@ -37,6 +37,7 @@ from leagues.permissions import can_manage_competition
 from leagues.rules import bracket_layout
 from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
+from leagues.selectors.referees import result_recorder
 from leagues.selectors.reports import players_part
 from leagues.services import online as fixture_online
 from leagues.services.entrants import EntrantError
@@ -123,6 +124,7 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "placed_alone": {"entrant": fixture.home or fixture.away, "place": band[0]}
         if alone and band is not None and not is_third_place(fixture) else None,
         "players": players_part(fixture=fixture, user=request.user, now=now),
+        "result_recorder": result_recorder(fixture) if fixture.status in Fixture.RESULTED else "",
         "report_form": PlayerReportForm(),
         "propose_form": RescheduleForm(zone=competition.zone),
     }

@@ -32,6 +32,7 @@ from leagues.models import (
 from leagues.permissions import (
     can_create_competition,
     can_manage_competition,
+    is_referee,
     managed_competitions,
 )
 from leagues.rules.standings import CRITERIA
@@ -140,6 +141,7 @@ def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
         "entrants": entrants,
         "multi_stage": len({r.round.stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
         "can_manage": can_manage_competition(request.user, competition),
+        "can_referee": is_referee(request.user, competition),
         "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
                        and can_manage_competition(request.user, competition) else None),
         # a Swiss is paired a round at a time: its progress is in rounds, and it goes on between them
@@ -293,7 +295,8 @@ def competition_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             competition = competitions.competition_create(fields=form.competition_fields(), auto_slug=not form.slug_given,
-                                                          organiser=request.user)
+                                                          organiser=request.user,
+                                                          referees=form.cleaned_data.get("referees") or ())
         except competitions.SlugTaken as exc:
             form.add_error("slug", str(exc))
             return render(request, "leagues/manage/competition_form.html", {"form": form, "competition": None})

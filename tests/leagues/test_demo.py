@@ -1,5 +1,7 @@
 """``load_demo``: the demo federation ``make run`` serves."""
+from datetime import datetime
 from io import StringIO
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -95,3 +97,15 @@ def test_load_demo_has_a_swiss_open_half_played():
     assert Standing.objects.filter(competition=swiss).count() == 11
     met = [frozenset((f.home_id, f.away_id)) for f in swiss.fixtures.filter(away__isnull=False)]
     assert len(met) == len(set(met))
+
+
+@pytest.mark.parametrize("lisbon_time", ["00:20", "17:50", "21:30", "23:55"])
+def test_load_demo_lines_up_the_live_tie_at_any_hour(time_machine, lisbon_time):
+    # the live tie's generated kick-off is 18:00 in Lisbon, its line-up deadline 30 minutes before
+    hour, minute = map(int, lisbon_time.split(":"))
+    time_machine.move_to(datetime(2026, 12, 4, hour, minute, tzinfo=ZoneInfo("Europe/Lisbon")), tick=True)
+    call_command("load_demo", "--if-empty", stdout=StringIO())
+    championship = Competition.objects.get(entrant_kind="team")
+    tie = championship.fixtures.filter(round__number=2).order_by("position").first()
+    assert tie.home_lineup_at and tie.away_lineup_at
+    assert Fixture.with_games.filter(tie=tie, match__isnull=False).exists()  # its first game live online
