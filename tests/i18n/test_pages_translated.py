@@ -94,7 +94,9 @@ def urls_to_read(world) -> list[str]:
             urls.append("/" + route)
             continue
         if route.startswith(("competitions/", "embed/competitions/")):
-            fills = [{"slug": slug, "round_id": world["rounds"][slug]} for slug in world["competitions"]]
+            # round 1's page (``number``); a fixture of the competition for the referee's pages (``pk``)
+            fills = [{"slug": slug, "round_id": world["rounds"][slug], "number": 1, "pk": world["fixtures"][0]}
+                     for slug in world["competitions"]]
         elif route.startswith("clubs/"):
             fills = [{"slug": world["club"]}]
         elif route.startswith("players/"):
