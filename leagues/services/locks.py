@@ -8,7 +8,8 @@ never wait for each other in a circle (a deadlock):
 A write that changes what the standings or the bracket are computed from (an official result,
 a withdrawal, a fixture's entrants) calls ``results_changed`` in its transaction: it bumps
 ``Competition.results_version`` and sends the recomputation after commit (a broker that is
-down is logged; the sweeper finds the competition by ``derived_version < results_version``).
+down is logged; the sweeper finds the competition by ``derived_version < results_version``),
+and, for a competition that calls its hall tables itself (``auto_call``), the auto-caller.
 
 ``retry_conflicts`` runs a write again when the database reports a deadlock or a serialization
 failure that remains (or SQLite's "database is locked"), then turns the last one into a 409.
@@ -54,6 +55,9 @@ def results_changed(competition_id: int) -> None:
     commit. The caller holds the competition's lock, in a transaction."""
     Competition.objects.filter(pk=competition_id).update(results_version=F("results_version") + 1)
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
+    if Competition.objects.filter(pk=competition_id, auto_call=True, tables__gt=0).exists():
+        # a table may have freed, or a fixture got its entrants: the auto-caller looks (COMPETITIONS.md §12)
+        current_app.tasks["leagues.tasks.hall_auto_call"].enqueue_on_commit(competition_id=competition_id)
 
 
 def is_transient(exc: OperationalError) -> bool:
