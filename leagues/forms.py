@@ -6,6 +6,7 @@ import zoneinfo
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from leagues import names
@@ -21,7 +22,9 @@ from leagues.models import (
     TiebreakPreset,
 )
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
+from leagues.rules.calls import table_names_error
 from leagues.rules.standings import validate_criteria
+from leagues.services.calls import calls_beyond
 from leagues.slugs import unique_slug
 
 # the settings page's fieldsets, in order; every field of the form is in exactly one
@@ -37,12 +40,33 @@ COMPETITION_FIELDSETS = (
     (_("Ratings and the federation ranking"), ("rated", "ranking_tier")),
     (_("What the players do"), ("player_reports", "report_confirm_hours", "report_dispute_days",
                                 "reschedule_by_players", "reschedule_latest_days", "overdue_days")),
+    (_("The tournament day in a hall"), ("tables", "table_names", "min_rest_minutes", "auto_call")),
 )
 COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name in names_]
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
                    "best_thirds", "bye_points", "report_confirm_hours", "report_dispute_days", "reschedule_latest_days",
                    "overdue_days")
+
+
+class TableNamesField(forms.CharField):
+    """A competition's ``table_names`` as a text of one name per line (trailing empty lines dropped)."""
+
+    widget = forms.Textarea(attrs={"rows": 4})
+
+    def prepare_value(self, value):
+        return "\n".join(str(name) for name in value) if isinstance(value, list) else value
+
+    def to_python(self, value):
+        if isinstance(value, list):
+            return value
+        names = [line.strip() for line in (value or "").replace("\r\n", "\n").split("\n")]
+        while names and not names[-1]:
+            names.pop()
+        return names
+
+    def has_changed(self, initial, data):
+        return self.to_python(initial or []) != self.to_python(data)
 
 
 class CompetitionForm(forms.ModelForm):
@@ -53,6 +77,9 @@ class CompetitionForm(forms.ModelForm):
     tiebreak_criteria = forms.CharField(
         required=False, help_text=_("Custom preset only: criterion keys after points, comma-separated."),
     )
+    table_names = TableNamesField(
+        label=_("Table names"), required=False,
+        help_text=_("Optional: one name per line, in table order (an empty line leaves that table unnamed)."))
 
     class Meta:
         model = Competition
@@ -184,6 +211,14 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if "table_names" in data and data.get("tables") is not None:
+            error = table_names_error(data["table_names"], data["tables"])
+            if error:
+                self.add_error("table_names", capfirst(error))
+            elif self.instance.pk and calls_beyond(competition=self.instance, tables=data["tables"]):
+                self.add_error("tables", _("Table %(table)s holds a call: withdraw it before the hall has fewer "
+                                           "tables.") % {"table": calls_beyond(competition=self.instance,
+                                                                               tables=data["tables"])[-1]})
         win, draw, loss = (data.get(k) for k in ("points_win", "points_draw", "points_loss"))
         if None not in (win, draw, loss) and not win >= draw >= loss:
             self.add_error("points_draw", _("Points must be win ≥ draw ≥ loss."))
