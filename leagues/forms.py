@@ -46,7 +46,7 @@ COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
                    "best_thirds", "bye_points", "report_confirm_hours", "report_dispute_days", "reschedule_latest_days",
-                   "overdue_days")
+                   "overdue_days", "tables", "min_rest_minutes")
 
 
 class TableNamesField(forms.CharField):
@@ -188,6 +188,12 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_overdue_days(self):
         return self._clean_kept("overdue_days")
+
+    def clean_tables(self):
+        return self._clean_kept("tables")
+
+    def clean_min_rest_minutes(self):
+        return self._clean_kept("min_rest_minutes")
 
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]

@@ -250,3 +250,20 @@ def test_two_organisers_calling_one_table_at_once_one_wins_the_other_is_refused(
     assert sorted(answers.values(), key=str) == [(200, None), (409, "table_busy")]
     assert competition.fixtures.filter(hall_table=1).count() == 1
     assert FixtureChange.objects.filter(fixture__competition=competition, kind="called").count() == 1
+
+
+def test_a_team_tie_is_called_game_by_game_each_at_its_own_table():
+    from tests.leagues.team_world import team_world
+
+    world = team_world(clubs=2, tables_per_tie=2)
+    Competition.objects.filter(pk=world.competition.pk).update(tables=4)
+    tie = world.ties()[0]
+    games = world.games(tie)
+    answer = call(world.api, tie, 1)
+    assert answer.status_code == 409 and answer.json()["error"] == "not_ready"
+    answer = call(world.api, games[0], 1)
+    assert answer.status_code == 409 and "line-ups" in answer.json()["detail"]
+    world.lineups(tie)
+    assert call(world.api, games[0], 1).status_code == 200
+    assert call(world.api, games[1], 2).status_code == 200  # the same two teams, other players
+    assert world.api.get(f"/api/fixtures/{games[1].pk}/").json()["hall_table"] == 2
