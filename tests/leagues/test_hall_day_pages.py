@@ -51,6 +51,8 @@ def test_the_day_page_shows_the_tables_the_ready_fixtures_and_calls_from_its_for
     first.refresh_from_db()
     assert first.hall_table is None
     assert FixtureChange.objects.filter(fixture=first, kind__in=["called", "uncalled"]).count() == 2
+    history = organiser.get(f"/fixtures/{first.pk}/").content.decode()
+    assert "Called to a hall table" in history and "— → table 1" in history and "table 1 → —" in history
 
 
 def test_a_refused_call_is_said_in_the_readers_language():
