@@ -267,3 +267,15 @@ def test_a_team_tie_is_called_game_by_game_each_at_its_own_table():
     assert call(world.api, games[0], 1).status_code == 200
     assert call(world.api, games[1], 2).status_code == 200  # the same two teams, other players
     assert world.api.get(f"/api/fixtures/{games[1].pk}/").json()["hall_table"] == 2
+
+
+def test_a_called_fixture_whose_entrants_change_leaves_its_table():
+    competition, organiser = hall(4, format="knockout", tables=2)
+    semis = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    for semi in semis:
+        assert record(organiser, semi, 2, 0).status_code == 200
+    final = competition.fixtures.get(round__number=2)
+    assert call(organiser, final, 1).status_code == 200
+    assert record(organiser, semis[0], 0, 2).status_code == 200  # the other semi-finalist goes through
+    final.refresh_from_db()
+    assert final.status == "scheduled" and final.hall_table is None and final.called_at is None
