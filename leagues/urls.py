@@ -61,6 +61,7 @@ urlpatterns = [
     path("manage/<slug:slug>/registration/", year.registration_view, name="registration"),
     path("manage/<slug:slug>/sign-ups/<id:pk>/decide/", year.sign_up_decide_view, name="sign-up-decide"),
     path("manage/<slug:slug>/day/", hall_day.hall_day_view, name="hall-day"),
+    path("manage/<slug:slug>/day/call-next/", hall_day.free_tables_fill_view, name="hall-day-fill"),
     path("manage/fixtures/<id:pk>/call/", hall_day.fixture_call_view, name="fixture-call"),
     path("manage/fixtures/<id:pk>/uncall/", hall_day.fixture_uncall_view, name="fixture-uncall"),
     path("manage/fixtures/<id:pk>/result/", fixtures.record_result, name="record-result"),

@@ -200,10 +200,20 @@ def auto_call(*, competition_id: int, now: datetime | None = None) -> list[tuple
     """Sends the ready fixtures of the competition to its free tables, lowest table first (none
     when ``auto_call`` is off or it has no tables). Returns the ``(fixture id, table)`` calls
     made; an empty list when there was nothing to do. Idempotent: derived from the database."""
-    now = now or timezone.now()
+    return _fill(competition_id, by=None, now=now or timezone.now(), only_auto=True)
+
+
+@retry_conflicts
+def free_tables_fill(*, competition: Competition, by=None, now: datetime | None = None) -> list[tuple[int, int]]:
+    """An organiser's "call the next to every free table": what the auto-caller does, once,
+    whether ``auto_call`` is on or not. Returns the ``(fixture id, table)`` calls made."""
+    return _fill(competition.pk, by=by, now=now or timezone.now(), only_auto=False)
+
+
+def _fill(competition_id: int, *, by, now: datetime, only_auto: bool) -> list[tuple[int, int]]:
     with transaction.atomic():
         competition = lock_competition(competition_id)
-        if competition is None or not competition.auto_call or competition.tables <= 0:
+        if competition is None or competition.tables <= 0 or (only_auto and not competition.auto_call):
             return []
         day = hall_day(competition=competition, now=now)
         pairs = assign(candidates(day), day.free)
@@ -212,7 +222,7 @@ def auto_call(*, competition_id: int, now: datetime | None = None) -> list[tuple
                 "home", "away", "home_player", "away_player").get(pk=fixture_id)
             fixture.competition = competition
             if fixture.hall_table is None and fixture.status == Fixture.Status.SCHEDULED:
-                _call(competition, fixture, table, by=None, now=now)
+                _call(competition, fixture, table, by=by, now=now)
         return pairs
 
 

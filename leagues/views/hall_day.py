@@ -2,7 +2,8 @@
 ``/manage/<slug>/day/`` shows each table with what plays there now (and a button withdrawing
 its call), the fixtures ready to be called (each with "Call to table [n]"), those waiting for a
 player's rest, and the free tables. The calls are POSTed to ``/manage/fixtures/<id>/call/``
-and ``/uncall/`` (``leagues.services.calls``); a refusal comes back as a message in the
+and ``/uncall/``, and ``/manage/<slug>/day/call-next/`` sends the next ready fixture to every
+free table at once (``leagues.services.calls``); a refusal comes back as a message in the
 reader's language, the page as it now stands.
 """
 from __future__ import annotations
@@ -15,13 +16,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from leagues.models import Competition, Fixture
 from leagues.permissions import can_manage_competition
 from leagues.rules.official import ResultError
 from leagues.selectors.calls import hall_day, table_label
-from leagues.services.calls import fixture_call, fixture_uncall
+from leagues.services.calls import fixture_call, fixture_uncall, free_tables_fill
 from leagues.services.locks import Busy
 from leagues.services.results import ResultConflict
 
@@ -59,6 +61,24 @@ def hall_day_view(request: HttpRequest, slug: str) -> HttpResponse:
         "resting": [{"fixture": f, "pairing": pairing(f), "until": timezone.localtime(until, zone)}
                     for f, until in day.resting],
     })
+
+
+@login_required
+@require_POST
+def free_tables_fill_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """"Call the next to every free table": the ready fixtures, in order, lowest table first."""
+    competition = _managed(request, get_object_or_404(Competition, slug=slug))
+    try:
+        made = free_tables_fill(competition=competition, by=request.user)
+    except Busy as exc:
+        messages.error(request, capfirst(exc.detail))
+    else:
+        if made:
+            messages.success(request, ngettext("%(count)d fixture is called.", "%(count)d fixtures are called.",
+                                               len(made)) % {"count": len(made)})
+        else:
+            messages.info(request, _("Nothing to call: no table is free, or no fixture is ready."))
+    return redirect("site:hall-day", slug=competition.slug)
 
 
 def _back(fixture: Fixture):

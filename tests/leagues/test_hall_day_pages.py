@@ -128,3 +128,16 @@ def test_the_settings_form_sets_the_hall_and_refuses_too_many_table_names():
     competition.refresh_from_db()
     assert (competition.tables, competition.table_names, competition.min_rest_minutes) == (2, ["Centre"], 5)
     assert Competition.objects.get(pk=competition.pk).auto_call is False
+
+
+def test_call_the_next_to_every_free_table_fills_them_in_order():
+    competition, _api = hall(6, tables=2)
+    organiser = browser("day-organiser")
+    assert 'id="call-next"' in organiser.get(f"/manage/{competition.slug}/day/").content.decode()
+    response = organiser.post(f"/manage/{competition.slug}/day/call-next/", follow=True)
+    assert "2 fixtures are called." in response.content.decode()
+    round_one = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    assert [f.hall_table for f in round_one] == [1, 2, None]
+    assert FixtureChange.objects.get(fixture=round_one[0], kind="called").by.username == "day-organiser"
+    response = organiser.post(f"/manage/{competition.slug}/day/call-next/", follow=True)
+    assert "Nothing to call" in response.content.decode()
