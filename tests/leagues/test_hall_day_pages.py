@@ -63,6 +63,7 @@ def test_a_refused_call_is_said_in_the_readers_language():
     response = organiser.post(f"/manage/fixtures/{second.pk}/call/", {"hall_table": "1"}, follow=True)
     html = response.content.decode()
     assert "La mesa 1 está ocupada" in html
+    assert "Las mesas ahora" in html and "Listos para llamar" in html and "Round 1" not in html
     second.refresh_from_db()
     assert second.hall_table is None
 
