@@ -8,11 +8,14 @@ import threading
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, Entrant, Fixture, FixtureChange, Player
 from leagues.notifications.models import Kind, Notification
 from leagues.services.fixtures import fixtures_generate
+from leagues.tasks import sweep
+from tests.leagues.team_world import team_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -157,8 +160,6 @@ def test_auto_call_fills_the_tables_and_a_freed_table_after_a_result():
 
 
 def test_the_sweeper_makes_the_calls_a_lost_message_missed():
-    from leagues.tasks import sweep
-
     competition, _organiser = hall(4, tables=2)
     Competition.objects.filter(pk=competition.pk).update(auto_call=True)  # no message sent
     assert not competition.fixtures.filter(hall_table__isnull=False).exists()
@@ -253,8 +254,6 @@ def test_two_organisers_calling_one_table_at_once_one_wins_the_other_is_refused(
 
 
 def test_a_team_tie_is_called_game_by_game_each_at_its_own_table():
-    from tests.leagues.team_world import team_world
-
     world = team_world(clubs=2, tables_per_tie=2)
     Competition.objects.filter(pk=world.competition.pk).update(tables=4)
     tie = world.ties()[0]
@@ -267,6 +266,11 @@ def test_a_team_tie_is_called_game_by_game_each_at_its_own_table():
     assert call(world.api, games[0], 1).status_code == 200
     assert call(world.api, games[1], 2).status_code == 200  # the same two teams, other players
     assert world.api.get(f"/api/fixtures/{games[1].pk}/").json()["hall_table"] == 2
+    browser = Client()
+    browser.force_login(world.organiser)
+    page = browser.get(f"/manage/{world.competition.slug}/day/").content.decode()
+    games[0].refresh_from_db()
+    assert f"{games[0].home_player.full_name} ({tie.home.name})" in page
 
 
 def test_a_called_fixture_whose_entrants_change_leaves_its_table():
