@@ -73,6 +73,7 @@ from matches.services.online import match_public
 from matches.services.play import PlayError
 
 from . import filters, serializers
+from .calls import FixtureCallActions
 from .permissions import OrganiserOrReadOnly
 
 
@@ -433,7 +434,7 @@ class RoundViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(list=extend_schema(summary="Fixtures"), retrieve=extend_schema(summary="A fixture"))
-class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+class FixtureViewSet(ApiMixin, FixtureCallActions, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.FixtureSerializer
     filterset_class = filters.FixtureFilter
     search_fields = ["home__name", "away__name", "label"]

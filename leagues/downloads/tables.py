@@ -99,20 +99,39 @@ def standings_dataset(competition: Competition) -> tablib.Dataset:
     return data
 
 
+def _hall_tables(competition: Competition) -> dict[int, str]:
+    """fixture id -> the hall table(s) it is or was called to: a single's number, a team tie's
+    games' numbers ("3 4 5 6")."""
+    if competition.is_team:
+        tables: dict[int, list[str]] = {}
+        games = (Fixture.with_games.filter(competition=competition, tie__isnull=False, hall_table__isnull=False)
+                 .order_by("tie_id", "table").values_list("tie_id", "hall_table"))
+        for tie_id, table in games:
+            tables.setdefault(tie_id, []).append(str(table))
+        return {tie_id: " ".join(numbers) for tie_id, numbers in tables.items()}
+    return dict(Fixture.objects.filter(competition=competition, hall_table__isnull=False)
+                .values_list("pk", "hall_table"))
+
+
 def fixtures_dataset(competition: Competition) -> tablib.Dataset:
-    data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
+    """Every fixture (see the module); a competition with hall tables adds ``hall_table``: the
+    table it is or was called to (a number; a team tie: its games' tables), empty when never."""
+    columns = [*FIXTURES_COLUMNS, "hall_table"] if competition.tables else list(FIXTURES_COLUMNS)
+    data = tablib.Dataset(headers=columns, title=_("Fixtures"))
+    hall = _hall_tables(competition) if competition.tables else {}
     fixtures = _fixtures(competition)
     if competition.format != Competition.Format.SWISS:
         fixtures = fixtures.exclude(status=Fixture.Status.BYE)
     for fixture in fixtures:
         result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
+        extra = [hall.get(fixture.pk, "")] if competition.tables else []
         data.append([
             fixture.pk, fixture.round.stage.name, fixture.group.name if fixture.group_id else "",
             _round_label(fixture), fixture.date.isoformat() if fixture.date else "",
             _kickoff(fixture, competition), competition.time_zone,
             fixture.home.name if fixture.home_id else "", fixture.away.name if fixture.away_id else "",
             fixture.effective_venue, fixture.status,
-            result.home_goals if result else "", result.away_goals if result else "",
+            result.home_goals if result else "", result.away_goals if result else "", *extra,
         ])
     return data
 
