@@ -494,7 +494,7 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         recorded = {name: body.validated_data[name] for name in RECORDED_FIELDS if name in body.validated_data}
         with user_errors("fixture"):
             report_submit(fixture=fixture, user=request.user, **recorded)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data,
+        return Response(serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk)).data,
                         status=status.HTTP_202_ACCEPTED)
 
     def _player_write(self, request, serializer_class, write) -> Response:
@@ -504,7 +504,7 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         body.is_valid(raise_exception=True)
         with user_errors("fixture"):
             write(fixture, body.validated_data)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+        return Response(serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk)).data)
 
     @extend_schema(summary="Confirm the opponent's reported result: it becomes official",
                    request=serializers.ReportAnswerSerializer,
