@@ -131,6 +131,7 @@ def players_part(*, fixture: Fixture, user, now: datetime | None = None) -> Play
             part.open_proposal = proposal
             part.can_answer_proposal = side is not None and proposal.side != side
     part.can_propose = (side is not None and fixture.status in Fixture.OPEN and competition.reschedule_by_players
+                        and fixture.tie_id is None  # a game kicks off with its tie
                         and (fixture.match_id is None or not fixture.match.is_started))
     return part
 

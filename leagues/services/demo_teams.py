@@ -66,10 +66,11 @@ def _live_tie(tie: Fixture) -> None:
     """Round 2's first tie kicks off now: its line-ups in, its first game live online between the
     computer's two sides (the players' accounts only watch it)."""
     now = timezone.now()
-    _line_up(tie, now=now - timedelta(hours=1))
+    Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=now, date=timezone.localdate(now))
+    Fixture.with_games.filter(tie=tie).update(kickoff_at=now, date=timezone.localdate(now))
+    tie.refresh_from_db()
+    _line_up(tie, now=now - timedelta(hours=1))  # before the deadline of the kick-off now, whatever the hour
     with transaction.atomic():
-        Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=now, date=timezone.localdate(now))
-        Fixture.with_games.filter(tie=tie).update(kickoff_at=now, date=timezone.localdate(now))
         game = games_of(tie).select_related("competition", "round__stage", "home__club", "away__club",
                                             "home_player__user", "away_player__user").first()
         match = fixture_match_setup(fixture=game, computer_sides=("home", "away"), now=now)

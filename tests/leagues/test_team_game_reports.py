@@ -4,6 +4,8 @@ team's captain, and is confirmed or disputed by the other side; confirmed, it is
 the tie is derived again. Through the API, as players and captains use it."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -140,3 +142,15 @@ def test_a_games_player_reports_it_from_the_games_page(world):
     assert other.post(f"/fixtures/{game.pk}/confirm-result/").status_code == 302
     game.refresh_from_db()
     assert game.status == Fixture.Status.PLAYED
+
+
+def test_a_tie_kick_off_is_proposed_by_a_captain_not_on_a_game(world):
+    tie = lined_up_tie(world)
+    game = world.games(tie)[0]
+    when = (tie.kickoff_at + timedelta(days=1)).isoformat()
+    answer = as_user(world.players[tie.home_id][0].user).post(
+        f"/api/fixtures/{game.pk}/propose-kickoff/", {"kickoff_at": when, "reason": "rain"}, format="json")
+    assert answer.status_code == 409 and answer.json()["error"] == "game_of_tie"
+    answer = world.captain(tie.home).post(f"/api/fixtures/{tie.pk}/propose-kickoff/",
+                                          {"kickoff_at": when, "reason": "rain"}, format="json")
+    assert answer.status_code == 200, answer.json()
