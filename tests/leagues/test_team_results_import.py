@@ -10,6 +10,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.test import Client
 
 from leagues.models import Club, Competition, Entrant, Fixture, Result, SquadMember, Standing
 from leagues.services.ties import games_of
@@ -185,3 +186,18 @@ class TestTeamFileUpload:
         answer = self.upload(world, b"home,away,home_goals,away_goals\nClub A,Club B,1,0\n")
         assert answer.status_code == 400
         assert answer.json()["errors"][0]["column"] == "round"
+
+    def test_the_site_previews_the_games_then_imports_on_confirmation(self):
+        world = team_world(clubs=4, tables_per_tie=2)
+        site = Client()
+        site.force_login(world.organiser)
+        action = f"/manage/{world.competition.slug}/import-results/"
+        response = site.post(action, {"file": SimpleUploadedFile("teams.csv", self.world_file(world))})
+        assert response.status_code == 200
+        html = response.content.decode()
+        tie = world.ties(1)[0]
+        home, away = world.players[tie.home_id][0], world.players[tie.away_id][0]
+        assert f"Table 1: {home.full_name} v {away.full_name}" in html
+        assert not Result.objects.filter(fixture__competition=world.competition).exists()
+        assert site.post(action, {"token": response.context["token"], "confirm": "1"}).status_code == 302
+        assert Result.objects.filter(fixture__competition=world.competition, fixture__tie__isnull=False).count() == 4
