@@ -14,6 +14,9 @@ SCALE_ARGS         ?=
 # the bounded import (peak memory, refusals): its own scratch database, created when missing
 IMPORT_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_importbench
 IMPORT_BENCH_ARGS         ?=
+# the recomputation of one group against a full one: its own scratch database (the import kept)
+RECOMPUTE_BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_recomputebench
+RECOMPUTE_BENCH_ARGS         ?=
 # the A/B check against the previous commit: two scratch databases <name>_a and _b
 AB_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/botonera_abbench
 AB_ARGS         ?=
@@ -68,6 +71,7 @@ bench: $(STAMP)
 	$(PY) -m tests.bench.loadtest --database-url $(LOAD_DATABASE_URL) $(LOAD_ARGS)
 	$(PY) -m tests.bench.scalebench --database-url $(SCALE_DATABASE_URL) $(SCALE_ARGS)
 	$(PY) -m tests.bench.importbench --database-url $(IMPORT_BENCH_DATABASE_URL) $(IMPORT_BENCH_ARGS)
+	$(PY) -m tests.bench.recomputebench --database-url $(RECOMPUTE_BENCH_DATABASE_URL) $(RECOMPUTE_BENCH_ARGS)
 
 # faults and concurrency against its own redis-server, gunicorn, worker and beat 
 faults: $(STAMP)

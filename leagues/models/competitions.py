@@ -335,6 +335,13 @@ class Competition(models.Model):
     # ``derived_version``. ``derived_version < results_version`` is work pending.
     results_version = models.PositiveIntegerField(default=1, editable=False, verbose_name=_("results version"))
     derived_version = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("derived version"))
+    # What the pending work is, when it is confined: the groups whose tables a change touched
+    # since the last recomputation (a group fixture's result), which it may rank alone; null:
+    # anything may have changed (a withdrawal, a setting, a knockout result), rank everything.
+    pending_groups = models.JSONField(
+        null=True, blank=True, default=None, editable=False,
+        help_text=_("Groups whose tables changed since the last recomputation (null: any may have)."),
+        verbose_name=_("pending groups"))
     derived_conflicts = models.JSONField(
         default=list, blank=True, editable=False,
         help_text=_("Played fixtures the bracket would now fill otherwise (shown to organisers)."), verbose_name=_("derived conflicts")

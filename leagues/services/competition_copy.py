@@ -14,7 +14,7 @@ from leagues.services.competitions import competition_create, next_slug
 
 # what a copy does not take: its identity and dates, and what its play made
 NOT_COPIED = {"id", "season", "name", "slug", "first_date", "lots_seed", "lots_drawn", "results_version",
-              "derived_version", "derived_conflicts", "seeded_at", "created_at", "updated_at"}
+              "derived_version", "derived_conflicts", "pending_groups", "seeded_at", "created_at", "updated_at"}
 
 
 def season_of(day: date | None) -> Season | None:

@@ -49,10 +49,28 @@ def lock_competition(competition_id: int) -> Competition | None:
     return Competition.objects.select_for_update().filter(pk=competition_id).first()
 
 
-def results_changed(competition_id: int) -> None:
+# beyond this many groups pending, a recomputation ranks every table (as cheap by then)
+MOST_PENDING_GROUPS = 200
+
+
+def results_changed(competition_id: int, *, group_id: int | None = None) -> None:
     """Marks the derived state of the competition stale and sends its recomputation after
-    commit. The caller holds the competition's lock, in a transaction."""
-    Competition.objects.filter(pk=competition_id).update(results_version=F("results_version") + 1)
+    commit. The caller holds the competition's lock, in a transaction.
+
+    ``group_id``: the change touched that group's table alone (a result of one of its
+    fixtures, the groups still being played), so the recomputation may rank that table alone
+    (``Competition.pending_groups``); ``None``: anything may have changed, every table is ranked."""
+    competitions = Competition.objects.filter(pk=competition_id)
+    pending = None
+    if group_id is not None:
+        state = competitions.values("derived_version", "results_version", "pending_groups").first()
+        if state is not None and state["derived_version"] >= state["results_version"]:
+            pending = [group_id]  # nothing was pending: this group alone
+        elif state is not None and state["pending_groups"] is not None:
+            pending = sorted({*state["pending_groups"], group_id})
+            if len(pending) > MOST_PENDING_GROUPS:
+                pending = None
+    competitions.update(results_version=F("results_version") + 1, pending_groups=pending)
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
 
 

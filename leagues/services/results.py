@@ -199,7 +199,10 @@ def _strike(*, fixture: Fixture, by, now: datetime, reason: str) -> FixtureChang
 
 def _plan(competition: Competition) -> bracket.Plan:
     qualifiers, before_withdrawals = {}, {}
-    if competition.stages.filter(kind=Stage.Kind.GROUPS).exists():
+    groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
+    # while a group fixture is open no group place is decided (``group_places``): nothing to rank
+    if groups_stage is not None and not competition.fixtures.filter(
+            round__stage=groups_stage, status__in=Fixture.OPEN).exists():
         tables, _lots = competition_tables(competition=competition)
         places = group_places(competition=competition, tables=tables)
         qualifiers, before_withdrawals = places.qualifiers, places.before_withdrawals
@@ -221,7 +224,7 @@ def _cascade(competition: Competition, *, by, now: datetime, reason: str) -> tup
 
 
 def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = False, keep_conflicts: bool = False,
-           reason: str = "") -> None:
+           reason: str = "", group_id: int | None = None) -> None:
     """After a change of results (in its transaction): checks the knockout slots it changes, then
     fills those of fixtures neither decided nor started; marks the derived state stale.
 
@@ -230,7 +233,8 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
     fixtures' results are struck, down the bracket, and each goes back to scheduled with its new
     entrants) or ``keep_conflicts`` (a withdrawal: they are left as they are, and shown to the
     organisers as conflicts by the recomputation). A team tie's result is derived from its games
-    first (``leagues.services.ties``)."""
+    first (``leagues.services.ties``). ``group_id``: the change was a result of that group's
+    fixture, which the recomputation may rank alone (``leagues.services.locks.results_changed``)."""
     ties.ties_settle(competition=competition, by=by, now=now)
     if competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists():
         plan = _plan(competition)
@@ -253,7 +257,7 @@ def settle(*, competition: Competition, by=None, now: datetime, cascade: bool = 
                 fixtures=[f.pk for f in fixtures],
             )
         bracket.bracket_apply(plan, now=now, struck=struck)
-    results_changed(competition.pk)
+    results_changed(competition.pk, group_id=group_id)
 
 
 def _fixture_label(fixture: Fixture) -> str:
@@ -326,7 +330,8 @@ def result_record(
         change_record(fixture=fixture, kind=FixtureChange.Kind.CORRECTION if previous else FixtureChange.Kind.RESULT,
                       before=before, after=fixture_state(fixture, result=result), by=recorded_by, reason=reason,
                       now=now)
-        settle(competition=competition, by=recorded_by, now=now, cascade=cascade, reason=reason)
+        settle(competition=competition, by=recorded_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return result
 
 
@@ -413,7 +418,8 @@ def decision_record(
                         match=match, discipline=(0, 0), by=decided_by, now=now, reason=reason)
         change_record(fixture=fixture, kind=FixtureChange.Kind.DECISION, before=before,
                       after=fixture_state(fixture, result=result), by=decided_by, reason=reason, now=now)
-        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason)
+        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return result
 
 
@@ -445,7 +451,8 @@ def match_annul_decision(
                 fixture.set_status(Fixture.Status.SCHEDULED, by=decided_by, now=now)
         change_record(fixture=fixture, kind=FixtureChange.Kind.MATCH_ANNULLED, before=before,
                       after=fixture_state(fixture), by=decided_by, reason=reason, now=now)
-        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason)
+        settle(competition=competition, by=decided_by, now=now, cascade=cascade, reason=reason,
+               group_id=fixture.group_id)
     return fixture
 
 
@@ -487,7 +494,7 @@ def result_from_match(*, match_id: int, now: datetime | None = None) -> Result |
                             by=None, now=now)
             change_record(fixture=fixture, kind=FixtureChange.Kind.ONLINE_RESULT, before=before,
                           after=fixture_state(fixture, result=result), now=now)
-            settle(competition=competition, now=now, keep_conflicts=True)
+            settle(competition=competition, now=now, keep_conflicts=True, group_id=fixture.group_id)
             return result
     except (ResultError, ResultConflict) as exc:
         message = exc.message if isinstance(exc, ResultError) else exc.detail

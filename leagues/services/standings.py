@@ -38,23 +38,31 @@ def excluded_entrants(*, competition: Competition) -> set[int]:
     return set(competition.entrants.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
 
 
-def standing_tables(*, competition: Competition) -> list[Table]:
-    """The tables of the competition's league and group stages, with their official results.
+def standing_tables(*, competition: Competition, only_groups: set[int] | None = None) -> list[Table]:
+    """The tables of the competition's league and group stages, with their official results;
+    with ``only_groups`` (group ids), those groups' tables alone.
 
-    Linear in the competition's size, whatever its shape: a handful of queries (stages,
-    groups, the entrants and the group memberships, then one of the fixtures joined to their
-    results, only the columns the ranking reads), grouped by table in one pass."""
+    Linear in the competition's size (in the groups' size with ``only_groups``), whatever its
+    shape: a handful of queries (stages, groups, the entrants and the group memberships, then
+    one of the fixtures joined to their results, only the columns the ranking reads), grouped
+    by table in one pass."""
     excluded = excluded_entrants(competition=competition)
     stages = list(competition.stages.exclude(kind=Stage.Kind.KNOCKOUT).order_by("order"))
     if not stages:
         return []
-    names = dict(competition.entrants.values_list("pk", "name"))
+    groups = Group.objects.filter(stage__in=stages)
+    memberships = Group.entrants.through.objects.filter(group__stage__in=stages)
+    fixtures = Fixture.objects.filter(competition=competition, round__stage__in=stages, status__in=Fixture.DONE)
+    entrants = competition.entrants.all()
+    if only_groups is not None:
+        groups, memberships = groups.filter(pk__in=only_groups), memberships.filter(group__in=only_groups)
+        fixtures, entrants = fixtures.filter(group__in=only_groups), entrants.filter(groups__in=only_groups)
+    names = dict(entrants.values_list("pk", "name"))
     everyone = {pk: name for pk, name in sorted(names.items(), key=lambda item: item[1]) if pk not in excluded}
     groups_of: dict[int, list[Group]] = {stage.pk: [] for stage in stages}
-    for group in Group.objects.filter(stage__in=stages).order_by("name", "pk"):
+    for group in groups.order_by("name", "pk"):
         groups_of[group.stage_id].append(group)
     members: dict[int, list[int]] = {}
-    memberships = Group.entrants.through.objects.filter(group__stage__in=stages)
     for group_id, entrant_id in memberships.values_list("group_id", "entrant_id"):
         members.setdefault(group_id, []).append(entrant_id)
 
@@ -62,7 +70,7 @@ def standing_tables(*, competition: Competition) -> list[Table]:
     tables: list[Table] = []
     table_of: dict[tuple[int, int | None], Table] = {}
     for stage in stages:
-        if groups_of[stage.pk]:
+        if groups_of[stage.pk] or only_groups is not None:
             for group in groups_of[stage.pk]:
                 entrants = {pk: names[pk] for pk in sorted(members.get(group.pk, ()), key=lambda pk: names[pk])
                             if pk not in excluded}
@@ -73,9 +81,7 @@ def standing_tables(*, competition: Competition) -> list[Table]:
             tables.append(table_of[(stage.pk, None)])
 
     fixtures = (
-        Fixture.objects.filter(competition=competition, round__stage__in=stages,
-                               status__in=Fixture.DONE)
-        .order_by("pk")
+        fixtures.order_by("pk")
         .values_list("pk", "round__stage_id", "round__number", "group_id", "status", "home_id", "away_id", "result__id",
                      "result__home_goals", "result__away_goals", "result__home_discipline",
                      "result__away_discipline", "result__outcome", "result__outcome_side")
@@ -120,13 +126,13 @@ def competition_points(competition: Competition) -> standings.Points:
     )
 
 
-def competition_tables(*, competition: Competition) -> tuple[list[Table], dict]:
-    """Every table ranked (``Table.ranked``), and the lots drawn while ranking them (entrant id
-    -> ticket, the ones already recorded included)."""
+def competition_tables(*, competition: Competition, only_groups: set[int] | None = None) -> tuple[list[Table], dict]:
+    """Every table ranked (``Table.ranked``; with ``only_groups``, those groups' tables), and
+    the lots drawn while ranking them (entrant id -> ticket, the ones already recorded included)."""
     points = competition_points(competition)
     lots = {int(k): v for k, v in competition.lots_drawn.items()}
     criteria = competition.criteria
-    tables = standing_tables(competition=competition)
+    tables = standing_tables(competition=competition, only_groups=only_groups)
     for table in tables:
         # the table's own tickets only: a copy of every ticket per table would be quadratic
         table.ranked = standings.rank(
@@ -197,6 +203,12 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
     """Recomputes and stores every table and the bracket of the competition from all its
     official results. Lots drawn are recorded on the competition and kept from then on.
 
+    When the changes since the last recomputation were confined to some groups' tables
+    (``Competition.pending_groups``, ``leagues.services.locks.results_changed``) and the groups
+    are still being played (no group place fills the knockout yet), those tables alone are
+    ranked again, each from all its own official results: the others, and the bracket, are what
+    they were. ``force`` (the organiser's repair button) ranks everything.
+
     Returns False (and writes nothing) when the stored standings and bracket were already
     computed from the current results (``derived_version``), unless ``force``."""
     now = now or timezone.now()
@@ -206,16 +218,33 @@ def standings_recompute(*, competition_id: int, now: datetime | None = None, for
             return False
         if not force and competition.derived_version >= competition.results_version:
             return False
-        tables, lots = competition_tables(competition=competition)
-        _store_rows(competition, tables, now=now)
-        places = group_places(competition=competition, tables=tables)
-        conflicts = bracket.bracket_sync(competition=competition, qualifiers=places.qualifiers,
-                                         before_withdrawals=places.before_withdrawals, now=now)
+        only = None if force else _confined_to(competition)
+        tables, lots = competition_tables(competition=competition, only_groups=only)
+        _store_rows(competition, tables, now=now, only_groups=only)
+        if only is None:
+            places = group_places(competition=competition, tables=tables)
+            competition.derived_conflicts = bracket.bracket_sync(
+                competition=competition, qualifiers=places.qualifiers,
+                before_withdrawals=places.before_withdrawals, now=now)
         competition.lots_drawn = {str(k): v for k, v in lots.items()}
         competition.derived_version = competition.results_version
-        competition.derived_conflicts = conflicts
-        competition.save(update_fields=["lots_drawn", "derived_version", "derived_conflicts", "updated_at"])
+        competition.pending_groups = []
+        competition.save(update_fields=["lots_drawn", "derived_version", "derived_conflicts", "pending_groups",
+                                        "updated_at"])
     return True
+
+
+def _confined_to(competition: Competition) -> set[int] | None:
+    """The groups whose tables alone need ranking again, or ``None`` (all of them, and the
+    bracket): when nothing says the changes were confined, or when the groups stage is over (its
+    places fill the knockout, the best next-placed are compared across the groups)."""
+    if not competition.pending_groups:
+        return None
+    groups_stage = competition.stages.filter(kind=Stage.Kind.GROUPS).first()
+    if groups_stage is not None and competition.stages.filter(kind=Stage.Kind.KNOCKOUT).exists() and not (
+            competition.fixtures.filter(round__stage=groups_stage, status__in=Fixture.OPEN).exists()):
+        return None
+    return set(competition.pending_groups)
 
 
 # the stored columns of a row, after its entrant: what a recomputation compares
@@ -226,19 +255,23 @@ STANDING_COLUMNS = (
 )
 
 
-def _store_rows(competition: Competition, tables: list[Table], *, now: datetime) -> None:
+def _store_rows(competition: Competition, tables: list[Table], *, now: datetime,
+                only_groups: set[int] | None = None) -> None:
     """Stores the ranked tables: the rows that changed (or appeared) are written with
     ``computed_at`` ``now``, the ones gone are deleted, the others are left as they are (their
     ``computed_at`` says when they last changed; the latest of a table is when it did). A
-    recomputation after a correction writes the few rows it moved, not the whole season's."""
+    recomputation after a correction writes the few rows it moved, not the whole season's.
+    With ``only_groups``, the rows of those groups alone are compared (``tables`` holds theirs)."""
     ranked = {
         row.entrant: (table.group.pk if table.group else None, row.position, row.played, row.won, row.drawn,
                       row.lost, row.goals_for, row.goals_against, row.goal_difference, row.points,
                       row.discipline, row.tiebreak, row.tiebreak_criterion, row.shared, row.game_points)
         for table in tables for row in table.ranked.rows
     }
-    stored = (Standing.objects.filter(competition=competition).order_by()
-              .values_list("pk", "entrant_id", *STANDING_COLUMNS[1:-1]))
+    stored = Standing.objects.filter(competition=competition)
+    if only_groups is not None:
+        stored = stored.filter(group__in=only_groups)
+    stored = stored.order_by().values_list("pk", "entrant_id", *STANDING_COLUMNS[1:-1])
     stale = []
     for pk, entrant, *values in stored:
         if ranked.get(entrant) == tuple(values):

@@ -3,8 +3,8 @@
 ``python -m tests.bench.importbench [--database-url URL] [--group-size 16] [--repeat 3] [--json] [--keep]``
 
 Generates, in a temporary folder, results files of groups (``--group-size`` entrants each, a
-single round robin, the rounds numbered): 10,000 rows; exactly ``IMPORT_MAX_ROWS`` (250,000)
-rows; one row more; and a file of exactly ``IMPORT_MAX_BYTES`` + 1 bytes (20 MiB + 1) of rows
+single round robin, the rounds numbered): 10,000 rows; 100,000 rows; exactly ``IMPORT_MAX_ROWS``
+(250,000) rows; one row more; and a file of exactly ``IMPORT_MAX_BYTES`` + 1 bytes (20 MiB + 1) of rows
 with long entrant names, so that only its size is over a limit. Each file goes through
 ``manage.py import_results FILE --competition SLUG --create`` in a child process of its own
 (``DEBUG=1``, no broker: the tasks the import sends, the standings and the ratings, run in that
@@ -19,7 +19,8 @@ competition). A refused file is run ``--repeat`` times (the median is shown), be
 *start anchor*: the same command on a file that does not exist, which Django starts for and
 refuses without reading anything.
 
-Targets: 250,000 rows imported whole with a peak under 300 MB; 250,001 rows and 20 MiB + 1
+Targets: 100,000 rows in at most 200 s and within 12x the 10,000 rows' seconds (linear growth);
+250,000 rows imported whole with a peak under 300 MB; 250,001 rows and 20 MiB + 1
 byte refused (exit 2) in under 2 s with nothing saved. Exits 1 when a target is missed.
 """
 from __future__ import annotations
@@ -41,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_importbench"
 MAX_BYTES, MAX_ROWS = 20 * 1024 * 1024, 250_000  # config/settings.py's defaults
 PEAK_TARGET_MB, REFUSAL_TARGET_S = 300, 2.0
+# 100,000 rows imported in at most 200 s, and at most 12 times the 10,000 rows' seconds (linear)
+HUNDRED_K_TARGET_S, LINEAR_FACTOR = 200.0, 12.0
 HEADER = "stage,group,round,home,away,home_goals,away_goals\n"
 LONG_NAME = "Sociedade Recreativa e Cultural de Futebol de Mesa n.º"  # a federation's longer names
 
@@ -150,6 +153,22 @@ def forget(slug: str) -> None:
             cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
+def growth_problems(figures: list[dict]) -> list[str]:
+    """The growth targets the figures so far miss, once the 100,000 rows' figure is in: at
+    most ``HUNDRED_K_TARGET_S``, and at most ``LINEAR_FACTOR`` times the 10,000 rows' seconds."""
+    by_rows = {f["rows"]: f for f in figures if f["exit"] == 0}
+    if 100_000 not in by_rows or figures[-1]["rows"] != 100_000:
+        return []
+    seconds = by_rows[100_000]["seconds"]
+    problems = []
+    if seconds > HUNDRED_K_TARGET_S:
+        problems.append(f"100,000 rows: {seconds} s, target at most {HUNDRED_K_TARGET_S:.0f}")
+    if 10_000 in by_rows and seconds > LINEAR_FACTOR * by_rows[10_000]["seconds"]:
+        problems.append(f"100,000 rows: {seconds / by_rows[10_000]['seconds']:.1f}x the 10,000 rows' seconds, "
+                        f"target at most {LINEAR_FACTOR:.0f}x")
+    return problems
+
+
 def problems_of(figure: dict) -> list[str]:
     """The targets ``figure`` misses."""
     problems = []
@@ -194,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     figures, problems = [], []
     with tempfile.TemporaryDirectory() as tmp:
         files = []
-        for rows in (10_000, MAX_ROWS, MAX_ROWS + 1):
+        for rows in (10_000, 100_000, MAX_ROWS, MAX_ROWS + 1):
             path = Path(tmp) / f"rows-{rows}.csv"
             write_rows(path, rows, size=args.group_size)
             files.append((f"{rows:,} rows", path, rows))
@@ -209,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             # then deleted: each file meets the same database (the ratings read every competition)
             f["competition_saved"], f["results_stored"] = stored(slug, env, keep=args.keep)
             figures.append(f)
-            problems += problems_of(f)
+            problems += problems_of(f) + growth_problems(figures)
             refusal = f["stderr"].split(": ", 2)[-1]  # the sentence, without "CommandError: PATH"
             print(f"{f['file']:<20}{f['rows']:>9,}{f['bytes']:>12,}{f['exit']:>6}{f['seconds']:>9.2f}"
                   f"{f['peak_rss_mb']:>9.1f}{f['results_stored']:>9,}  {refusal}", flush=True)

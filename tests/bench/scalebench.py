@@ -293,15 +293,21 @@ def load_run(port: int, path: str, *, seconds: float, connections: int, headers:
         t.join()
     wall = time.perf_counter() - begin
     latencies.sort()
-    return {"rps": len(latencies) / wall, "p50_ms": _pct(latencies, 0.5) * 1000, "p95_ms": _pct(latencies, 0.95) * 1000,
-            "errors": errors[0], "tool": "python"}
+    return {"rps": len(latencies) / wall, "p50_ms": _pct(latencies, 0.5) * 1000, "p90_ms": _pct(latencies, 0.9) * 1000,
+            "p99_ms": _pct(latencies, 0.99) * 1000, "errors": errors[0], "tool": "python"}
 
 
 def _wrk(port: int, path: str, *, seconds: float, connections: int, headers: dict) -> dict:
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{max(1, int(seconds))}s", "--latency"]
     for k, v in headers.items():
         cmd += ["-H", f"{k}: {v}"]
-    out = subprocess.run([*cmd, f"http://{HOST}:{port}{path}"], capture_output=True, text=True).stdout
+    return wrk_figures(subprocess.run([*cmd, f"http://{HOST}:{port}{path}"], capture_output=True, text=True).stdout)
+
+
+def wrk_figures(out: str) -> dict:
+    """The figures of one ``wrk --latency`` run's output: ``rps``, ``p50_ms``, ``p90_ms`` and
+    ``p99_ms`` (wrk prints its distribution at 50, 75, 90 and 99 %: each named as what it is),
+    ``errors`` (non-2xx answers)."""
     rps = float(next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec")))
 
     def latency(label: str) -> float:
@@ -314,7 +320,8 @@ def _wrk(port: int, path: str, *, seconds: float, connections: int, headers: dic
         return float("nan")
 
     errors = sum(int(w) for line in out.splitlines() if "Non-2xx" in line for w in line.split() if w.isdigit())
-    return {"rps": rps, "p50_ms": latency("50%"), "p95_ms": latency("90%"), "errors": errors, "tool": "wrk"}
+    return {"rps": rps, "p50_ms": latency("50%"), "p90_ms": latency("90%"), "p99_ms": latency("99%"),
+            "errors": errors, "tool": "wrk"}
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -388,7 +395,8 @@ def part_http(args, site: dict, port: int, seq: int) -> dict:
         f = figures[name]
         f["rps"] = statistics.median(r["rps"] for r in f["runs"])
         f["static_rps"] = statistics.median(r["rps"] for r in f["static"])
-        f["p50_ms"] = statistics.median(r["p50_ms"] for r in f["runs"])
+        for key in ("p50_ms", "p90_ms", "p99_ms"):
+            f[key] = statistics.median(r[key] for r in f["runs"])
         f["errors"] = sum(r["errors"] for r in f["runs"])
         f["tool"] = f["runs"][0]["tool"]
     return figures
@@ -398,9 +406,10 @@ def print_http(figures: dict, args) -> None:
     tool = next(iter(figures.values()))["tool"]
     print(f"\nHTTP ({tool}, {args.connections} connections, {args.seconds:.0f} s a run, median of {args.runs} "
           f"runs each interleaved with the static file's; gunicorn {args.workers}x{args.threads} {args.server}, DEBUG=0)")
-    print(f"{'what':<20}{'req/s':>9}{'p50 ms':>9}{'errors':>8}{'static req/s':>14}{'ratio':>8}")
+    print(f"{'what':<20}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'errors':>8}{'static req/s':>14}{'ratio':>8}")
     for name, f in figures.items():
-        print(f"{name:<20}{f['rps']:>9.0f}{f['p50_ms']:>9.1f}{f['errors']:>8}{f['static_rps']:>14.0f}"
+        print(f"{name:<20}{f['rps']:>9.0f}{f['p50_ms']:>9.1f}{f['p90_ms']:>9.1f}{f['p99_ms']:>9.1f}{f['errors']:>8}"
+              f"{f['static_rps']:>14.0f}"
               f"{f['rps'] / f['static_rps']:>8.0%}")
 
 
