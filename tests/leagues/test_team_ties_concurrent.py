@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.contrib.auth import get_user_model
 from django.db import connection
 
@@ -13,6 +14,15 @@ from leagues.models import Fixture, FixtureChange
 from tests.leagues.team_world import as_user, team_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _celery_join_flag():
+    """Eager tasks run by two threads at once can leave Celery's process-wide "joining a result
+    would block" flag set (``denied_join_result`` saves and restores a global, not per thread):
+    put it back, so that a later test's ``task.apply().get()`` is not refused."""
+    yield
+    _set_task_join_will_block(False)
 
 
 def test_two_games_of_one_tie_recorded_at_once_are_both_stored_and_the_tie_derived_once():
