@@ -539,7 +539,7 @@ class FixtureViewSet(ApiMixin, FixtureCallActions, viewsets.ReadOnlyModelViewSet
         body.is_valid(raise_exception=True)
         with user_errors("fixture"):
             write(fixture, body.validated_data)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+        return Response(serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk)).data)
 
     @extend_schema(summary="Confirm the opponent's reported result: it becomes official",
                    request=serializers.ReportAnswerSerializer,
