@@ -23,8 +23,10 @@ from leagues.models import (
 )
 from leagues.referee_forms import RefereeTablesField, UsernamesField
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
+from leagues.rules.calls import table_names_error
 from leagues.rules.referee_tables import referee_tables_errors
 from leagues.rules.standings import validate_criteria
+from leagues.services.calls import calls_beyond
 from leagues.slugs import unique_slug
 
 # the settings page's fieldsets, in order; every field of the form is in exactly one
@@ -41,12 +43,33 @@ COMPETITION_FIELDSETS = (
     (_("What the players do"), ("player_reports", "report_confirm_hours", "report_dispute_days",
                                 "reschedule_by_players", "reschedule_latest_days", "overdue_days")),
     (_("Table referees"), ("referees", "referee_tables")),
+    (_("The tournament day in a hall"), ("tables", "table_names", "min_rest_minutes", "auto_call")),
 )
 COMPETITION_FIELDS = [name for _legend, names_ in COMPETITION_FIELDSETS for name in names_]
 # left empty, these keep the competition's value (a new one: the default)
 KEEP_WHEN_EMPTY = ("kickoff_time", "time_zone", "venue", "checkin_opens_minutes", "checkin_grace_minutes",
                    "best_thirds", "bye_points", "report_confirm_hours", "report_dispute_days", "reschedule_latest_days",
-                   "overdue_days")
+                   "overdue_days", "tables", "min_rest_minutes")
+
+
+class TableNamesField(forms.CharField):
+    """A competition's ``table_names`` as a text of one name per line (trailing empty lines dropped)."""
+
+    widget = forms.Textarea(attrs={"rows": 4})
+
+    def prepare_value(self, value):
+        return "\n".join(str(name) for name in value) if isinstance(value, list) else value
+
+    def to_python(self, value):
+        if isinstance(value, list):
+            return value
+        names = [line.strip() for line in (value or "").replace("\r\n", "\n").split("\n")]
+        while names and not names[-1]:
+            names.pop()
+        return names
+
+    def has_changed(self, initial, data):
+        return self.to_python(initial or []) != self.to_python(data)
 
 
 class CompetitionForm(forms.ModelForm):
@@ -65,6 +88,9 @@ class CompetitionForm(forms.ModelForm):
         required=False, label=_("Tables per referee"),
         help_text=_("One line per referee: username, a colon, table numbers (rui: 1, 3). A referee left out "
                     "records at every table."))
+    table_names = TableNamesField(
+        label=_("Table names"), required=False,
+        help_text=_("Optional: one name per line, in table order (an empty line leaves that table unnamed)."))
 
     class Meta:
         model = Competition
@@ -176,6 +202,12 @@ class CompetitionForm(forms.ModelForm):
     def clean_overdue_days(self):
         return self._clean_kept("overdue_days")
 
+    def clean_tables(self):
+        return self._clean_kept("tables")
+
+    def clean_min_rest_minutes(self):
+        return self._clean_kept("min_rest_minutes")
+
     def clean_tiebreak_criteria(self):
         keys = [k.strip() for k in (self.cleaned_data.get("tiebreak_criteria") or "").split(",") if k.strip()]
         try:
@@ -198,6 +230,14 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if "table_names" in data and data.get("tables") is not None:
+            error = table_names_error(data["table_names"], data["tables"])
+            if error:
+                self.add_error("table_names", capfirst(error))
+            elif self.instance.pk and calls_beyond(competition=self.instance, tables=data["tables"]):
+                self.add_error("tables", _("Table %(table)s holds a call: withdraw it before the hall has fewer "
+                                           "tables.") % {"table": calls_beyond(competition=self.instance,
+                                                                               tables=data["tables"])[-1]})
         win, draw, loss = (data.get(k) for k in ("points_win", "points_draw", "points_loss"))
         if None not in (win, draw, loss) and not win >= draw >= loss:
             self.add_error("points_draw", _("Points must be win ≥ draw ≥ loss."))

@@ -78,12 +78,27 @@ def organises_anything(user) -> bool:
 
 
 def player_side(user, fixture) -> str | None:
-    """The side (``home``/``away``) ``user`` plays in ``fixture``; ``None``: not one of its players."""
+    """The side (``home``/``away``) ``user`` answers for in ``fixture``; ``None``: neither.
+
+    One of its two players: a single fixture's entrants' players, a team game's players at its
+    table (``home_player``/``away_player``, from the line-ups); or, in a team competition, the
+    captain (``Entrant.captain``) of one of its teams, on a tie and on each of its games
+    (COMPETITIONS.md §10, §11). The one place this is decided: reports, their confirmation and
+    dispute, kick-off proposals and the fixture page all ask here."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return None
     for side in ("home", "away"):
+        if fixture.tie_id is not None:
+            player = getattr(fixture, f"{side}_player")
+            if player is not None and player.user_id == user.pk:
+                return side
+            continue
         entrant = fixture.home if side == "home" else fixture.away
         if entrant is not None and entrant.player_id is not None and entrant.player.user_id == user.pk:
+            return side
+    for side in ("home", "away"):
+        entrant = fixture.home if side == "home" else fixture.away
+        if entrant is not None and entrant.player_id is None and entrant.captain_id == user.pk:
             return side
     return None
 
@@ -138,8 +153,9 @@ def referee_refusal(user, fixture) -> str | None:
 def result_role(user, fixture) -> str | None:
     """What ``user``'s result for ``fixture`` is (COMPETITIONS.md §11, §12): ``"official"`` from an
     organiser of its competition or a federation administrator (even on a fixture they play),
-    ``"report"`` from one of its two players (for the opponent to confirm), ``"referee"`` from a
-    referee of its competition at the hall table it is called to (official, as an organiser's:
+    ``"report"`` from one of its two players or, in a team competition, a captain of one of its
+    teams (``player_side``: for the other side to confirm), ``"referee"`` from a referee of its
+    competition at the hall table it is called to (official, as an organiser's:
     ``leagues.services.referees``), ``None`` from anyone else (refused: 403; a referee at another
     table is told why by ``referee_refusal``). The one place this is decided."""
     if can_manage_competition(user, fixture.competition):

@@ -11,6 +11,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from leagues.services import (
+    calls,
     notices,
     online,
     ratings,
@@ -50,6 +51,13 @@ def result_from_match(match_id: int) -> bool:
     return results.result_from_match(match_id=match_id) is not None
 
 
+@shared_task(name="leagues.tasks.hall_auto_call", **RETRY)
+def hall_auto_call(competition_id: int) -> int:
+    """Sends the competition's ready fixtures to its free hall tables when it has ``auto_call``
+    on (after a result or a call withdrawn). Returns how many were called (0: nothing to do)."""
+    return len(calls.auto_call(competition_id=competition_id))
+
+
 @shared_task(name="leagues.tasks.sweep", ignore_result=True, **RETRY)
 def sweep() -> dict[str, int]:
     """Finds the pending work of ``leagues`` in the database and sends it again (beat): stale
@@ -58,7 +66,8 @@ def sweep() -> dict[str, int]:
     time (made official here), ratings older than the results, the check-in windows opened,
     kick-offs passed, overdue fixtures and waiting sign-ups that players and organisers are to be
     told of (here), and the empty tables of team ties past their line-up deadline (walkovers,
-    here). Returns what it found."""
+    here), and the free hall tables of the competitions that call them themselves (here).
+    Returns what it found."""
     stale = standings.stale_competitions()
     for competition_id in stale:
         recompute_standings.enqueue(competition_id=competition_id)
@@ -70,8 +79,10 @@ def sweep() -> dict[str, int]:
     lineup_walkovers = teams.lineups_sweep()
     told = (notices.checkin_open_due() + notices.walkover_warnings_due() + report_notices.overdue_reminders_due()
             + report_notices.sign_ups_waiting_due())
+    auto_called = calls.auto_calls_due()
     ratings_stale = ratings.ratings_stale()
     if ratings_stale:
         recompute_ratings.enqueue()
     return {"stale": len(stale), "awaiting": len(awaiting), "no_shows": no_shows, "ratings": int(ratings_stale),
-            "reported": reported, "told": told, "lineup_walkovers": lineup_walkovers}
+            "reported": reported, "told": told, "lineup_walkovers": lineup_walkovers,
+            "auto_called": auto_called}

@@ -71,6 +71,17 @@ class PreviewRowSerializer(serializers.Serializer):
     outcome = serializers.CharField(allow_blank=True)
     outcome_side = serializers.CharField(allow_blank=True)
     winner = serializers.CharField(allow_blank=True)
+    table = serializers.IntegerField(required=False, allow_null=True, help_text="A team file's row: the game's table "
+                                     "(absent from a single file's rows).")
+    home_player = serializers.CharField(required=False, allow_blank=True, help_text="A team file's row: the home player.")
+    away_player = serializers.CharField(required=False, allow_blank=True, help_text="A team file's row: the away player.")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if data.get("table") is None:  # a single file's row has no table nor players
+            for name in ("table", "home_player", "away_player"):
+                data.pop(name, None)
+        return data
 
 
 class PreviewTableRowSerializer(serializers.Serializer):

@@ -37,7 +37,9 @@ from leagues.models import (
 )
 from leagues.permissions import can_manage_competition, is_federation_admin
 from leagues.rules.best_thirds import settings_errors as best_thirds_errors
+from leagues.rules.calls import table_names_error
 from leagues.rules.standings import CRITERIA, validate_criteria
+from leagues.services.calls import calls_beyond
 from leagues.services.proposals import proposal_state
 from leagues.services.reports import report_state
 from leagues.services.swiss_rounds import late_entry_open
@@ -159,6 +161,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "reschedule_latest_days", "overdue_days",
             "entrant_kind", "tables_per_tie", "tie_points", "game_points", "lineup_deadline_minutes", "tie_decider",
             "referees", "referee_tables",
+            "tables", "table_names", "min_rest_minutes", "auto_call",
             "created_at", "updated_at",
         ]
         read_only_fields = ["lots_seed", "created_at", "updated_at", "seeding", "seeded_at"]
@@ -275,6 +278,16 @@ class CompetitionSerializer(serializers.ModelSerializer):
                     raise serializers.ValidationError({name: _(
                         "a double elimination places everyone by its losers' bracket; it has no "
                         "third-place or placement matches")})
+        if "table_names" in attrs or "tables" in attrs:
+            error = table_names_error(get("table_names"), get("tables"))
+            if error:
+                raise serializers.ValidationError({"table_names": error})
+        if self.instance is not None and "tables" in attrs:
+            beyond = calls_beyond(competition=self.instance, tables=attrs["tables"])
+            if beyond:
+                raise serializers.ValidationError({"tables": _(
+                    "table %(table)s holds a call: withdraw it before the hall has fewer tables")
+                    % {"table": beyond[-1]}})
         errors = match_settings_errors({name: get(name) for name in (*MATCH_SETTINGS, "rule_set")})
         if errors:
             raise serializers.ValidationError(errors)
@@ -526,6 +539,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "id", "competition", "stage", "round", "round_name", "group", "position", "label",
             "home", "away", "date", "kickoff_at", "venue", "checkin_opens_at", "checkin_closes_at", "match",
             "status", "winner_to", "winner_to_slot", "result", "report", "kickoff_proposal",
+            "hall_table", "called_at",
         ]
         read_only_fields = fields
 

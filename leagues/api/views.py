@@ -73,6 +73,7 @@ from matches.services.online import match_public
 from matches.services.play import PlayError
 
 from . import filters, serializers
+from .calls import FixtureCallActions
 from .permissions import OrganiserOrReadOnly
 
 
@@ -433,7 +434,7 @@ class RoundViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(list=extend_schema(summary="Fixtures"), retrieve=extend_schema(summary="A fixture"))
-class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
+class FixtureViewSet(ApiMixin, FixtureCallActions, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.FixtureSerializer
     filterset_class = filters.FixtureFilter
     search_fields = ["home__name", "away__name", "label"]
@@ -538,7 +539,7 @@ class FixtureViewSet(ApiMixin, viewsets.ReadOnlyModelViewSet):
         body.is_valid(raise_exception=True)
         with user_errors("fixture"):
             write(fixture, body.validated_data)
-        return Response(serializers.FixtureSerializer(fixture_queryset().get(pk=fixture.pk)).data)
+        return Response(serializers.FixtureSerializer(fixture_queryset(games=True).get(pk=fixture.pk)).data)
 
     @extend_schema(summary="Confirm the opponent's reported result: it becomes official",
                    request=serializers.ReportAnswerSerializer,

@@ -14,6 +14,13 @@ tablib), and the fixtures of a round for its printable sheet.
   them; it applies §4 again. A third-place match is given its label as its round, so that the
   import knows it (its two entrants lost the round before). A Swiss's byes are rows with an
   empty ``away`` (and empty goals), which the import takes back as byes.
+
+A team competition (COMPETITIONS.md §10) carries its games: its fixtures export has each tie's
+row followed by a row per game (``tie`` the tie's id, ``table``, ``home_player``,
+``away_player``, the game's status and score; the players once the line-ups may be shown), and
+its results export is the team file of the import (``leagues.services.team_imports``): a row per
+game with a result, its tie's round and teams, its table, players and score, so that it imports
+back into a fresh competition with the same team standings.
 """
 from __future__ import annotations
 
@@ -35,6 +42,7 @@ from leagues.rules import bracket_layout
 from leagues.selectors import is_third_place
 from leagues.services.imports import OPTIONAL, REQUIRED
 from leagues.services.ratings import placings_now
+from leagues.services.team_imports import TEAM_COLUMNS
 from leagues.services.teams import lineup_visible
 from leagues.services.ties import games_of
 
@@ -43,6 +51,7 @@ STANDINGS_COLUMNS = ("group", "position", "shared", "entrant", "club", "played",
                      "goals_against", "goal_difference", "points", "tiebreak")
 FIXTURES_COLUMNS = ("id", "stage", "group", "round", "date", "kickoff", "time_zone", "home", "away", "venue",
                     "status", "home_goals", "away_goals")
+TEAM_FIXTURES_COLUMNS = (*FIXTURES_COLUMNS, "tie", "table", "home_player", "away_player")  # a game's row: its tie
 FORMATS = {
     "csv": ("text/csv; charset=utf-8", "csv"),
     "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
@@ -99,21 +108,63 @@ def standings_dataset(competition: Competition) -> tablib.Dataset:
     return data
 
 
+def _fixture_row(fixture: Fixture, competition: Competition, *, tie: Fixture | None = None) -> list:
+    shown = tie or fixture  # a game's stage, group, round and kick-off are its tie's
+    result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
+    return [
+        fixture.pk, shown.round.stage.name, shown.group.name if shown.group_id else "",
+        _round_label(shown), fixture.date.isoformat() if fixture.date else "",
+        _kickoff(fixture, competition), competition.time_zone,
+        fixture.home.name if fixture.home_id else "", fixture.away.name if fixture.away_id else "",
+        fixture.effective_venue, fixture.status,
+        result.home_goals if result else "", result.away_goals if result else "",
+    ]
+
+
+def _games_by_tie(competition: Competition) -> dict[int, list[Fixture]]:
+    """Each tie's games, table by table, with their players and results (one query)."""
+    games: dict[int, list[Fixture]] = {}
+    for game in (Fixture.with_games.filter(competition=competition, tie__isnull=False)
+                 .select_related("home", "away", "home_player", "away_player", "result", "competition")
+                 .order_by("tie_id", "table")):
+        games.setdefault(game.tie_id, []).append(game)
+    return games
+
+
+def _hall_table(fixture: Fixture, games: list[Fixture] | None = None) -> int | str:
+    """The hall table a fixture is or was called to (a number; empty when never); a team tie's:
+    its games' tables ("3 4 5 6")."""
+    if games is not None:
+        return " ".join(str(game.hall_table) for game in games if game.hall_table is not None)
+    return _blank(fixture.hall_table)
+
+
 def fixtures_dataset(competition: Competition) -> tablib.Dataset:
-    data = tablib.Dataset(headers=list(FIXTURES_COLUMNS), title=_("Fixtures"))
+    """Every fixture but the byes; a team competition's ties each followed by their games
+    (``TEAM_FIXTURES_COLUMNS``: the players blank while the line-ups are hidden); a competition
+    with hall tables adds ``hall_table`` (``_hall_table``)."""
+    team, hall = competition.is_team, bool(competition.tables)
+    columns = list(TEAM_FIXTURES_COLUMNS if team else FIXTURES_COLUMNS) + (["hall_table"] if hall else [])
+    data = tablib.Dataset(headers=columns, title=_("Fixtures"))
     fixtures = _fixtures(competition)
     if competition.format != Competition.Format.SWISS:
         fixtures = fixtures.exclude(status=Fixture.Status.BYE)
+    games = _games_by_tie(competition) if team else {}
+    now = timezone.now()
     for fixture in fixtures:
-        result = getattr(fixture, "result", None) if fixture.status in Fixture.RESULTED else None
-        data.append([
-            fixture.pk, fixture.round.stage.name, fixture.group.name if fixture.group_id else "",
-            _round_label(fixture), fixture.date.isoformat() if fixture.date else "",
-            _kickoff(fixture, competition), competition.time_zone,
-            fixture.home.name if fixture.home_id else "", fixture.away.name if fixture.away_id else "",
-            fixture.effective_venue, fixture.status,
-            result.home_goals if result else "", result.away_goals if result else "",
-        ])
+        if not team:
+            data.append([*_fixture_row(fixture, competition), *([_hall_table(fixture)] if hall else [])])
+            continue
+        tie_games = games.get(fixture.pk, [])
+        data.append([*_fixture_row(fixture, competition), "", "", "", "",
+                     *([_hall_table(fixture, tie_games)] if hall else [])])
+        fixture.competition = competition
+        shown = {side: lineup_visible(fixture, side, user=None, now=now) for side in ("home", "away")}
+        for game in tie_games:
+            players = [getattr(game, f"{side}_player") if shown[side] else None for side in ("home", "away")]
+            data.append([*_fixture_row(game, competition, tie=fixture), fixture.pk, game.table,
+                         *[player.full_name if player is not None else "" for player in players],
+                         *([_hall_table(game)] if hall else [])])
     return data
 
 
@@ -123,7 +174,10 @@ def _blank(value: int | None) -> int | str:
 
 def results_dataset(competition: Competition) -> tablib.Dataset:
     """The official results (played and walkovers), and a Swiss's byes (its rounds' fixtures: a
-    row with an empty away); a league's or a knockout's byes are left out (its schedule makes them)."""
+    row with an empty away); a league's or a knockout's byes are left out (its schedule makes them).
+    A team competition's: its games (``team_results_dataset``)."""
+    if competition.is_team:
+        return team_results_dataset(competition)
     data = tablib.Dataset(headers=list(RESULT_COLUMNS), title=_("Results"))
     resulted = Q(status__in=Fixture.RESULTED, result__isnull=False, home__isnull=False, away__isnull=False)
     if competition.format == Competition.Format.SWISS:
@@ -148,6 +202,32 @@ def results_dataset(competition: Competition) -> tablib.Dataset:
             "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
         }
         data.append([values[column] for column in RESULT_COLUMNS])
+    return data
+
+
+def team_results_dataset(competition: Competition) -> tablib.Dataset:
+    """A team competition's official game results as the team file of the import (``TEAM_COLUMNS``):
+    a row per game with a result, tie by tie in the order of the fixtures, table by table."""
+    data = tablib.Dataset(headers=list(TEAM_COLUMNS), title=_("Results"))
+    games = _games_by_tie(competition)
+    for tie in _fixtures(competition).exclude(status=Fixture.Status.BYE).filter(home__isnull=False, away__isnull=False):
+        for game in games.get(tie.pk, []):
+            result = getattr(game, "result", None) if game.status in Fixture.RESULTED else None
+            if result is None:
+                continue
+            values = {
+                "round": _round_label(tie), "home": tie.home.name, "away": tie.away.name, "table": game.table,
+                "home_player": game.home_player.full_name if game.home_player_id else "",
+                "away_player": game.away_player.full_name if game.away_player_id else "",
+                "home_goals": result.table_home_goals, "away_goals": result.table_away_goals,
+                "stage": tie.round.stage.name, "group": tie.group.name if tie.group_id else "",
+                "date": tie.date.isoformat() if tie.date else "",
+                "outcome": result.outcome, "outcome_side": result.outcome_side,
+                "home_et_goals": result.home_et_goals, "away_et_goals": result.away_et_goals,
+                "home_shootout": _blank(result.home_shootout), "away_shootout": _blank(result.away_shootout),
+                "home_discipline": result.home_discipline, "away_discipline": result.away_discipline,
+            }
+            data.append([values[column] for column in TEAM_COLUMNS])
     return data
 
 

@@ -731,6 +731,17 @@ class Fixture(StatusMachine, models.Model):
         away = self.away.name if self.away_id else ("bye" if self.status == self.Status.BYE else "?")
         return f"{home} v {away}"
 
+    def set_status(self, new: str, *, by=None, now: datetime | None = None, save: bool = True) -> None:
+        """As ``StatusMachine.set_status``; a fixture that was over and opens again (a result
+        struck back to scheduled) leaves the hall table it was played at: that table may hold
+        its next call already (``fixture_one_open_call_per_hall_table``). That is saved at once,
+        even with ``save=False`` (whose callers save only the status fields)."""
+        if self.hall_table is not None and self.status not in self.OPEN and new in self.OPEN:
+            self.hall_table = self.called_at = None
+            if self.pk is not None:
+                self.save(update_fields=["hall_table", "called_at"])
+        super().set_status(new, by=by, now=now, save=save)
+
     @property
     def is_knockout(self) -> bool:
         return self.round.stage.kind == Stage.Kind.KNOCKOUT

@@ -38,6 +38,7 @@ class Kind(models.TextChoices):
     KICKOFF_ANSWERED = "kickoff_answered", _("A kick-off proposal answered")
     FIXTURE_OVERDUE = "fixture_overdue", _("A fixture overdue")
     SIGN_UPS_WAITING = "sign_ups_waiting", _("Sign-ups waiting for your decision")
+    FIXTURE_CALLED = "fixture_called", _("Called to a hall table")
 
 
 class EmailStatus(models.TextChoices):

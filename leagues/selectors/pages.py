@@ -2,7 +2,7 @@
 marked for the knockout, the knockout's columns and its placement matches, for ``leagues.views``; no writes."""
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 
 from leagues.models import Competition, Entrant, Fixture, Standing
 from leagues.rules import bracket_layout
@@ -41,7 +41,9 @@ def next_fixtures(qs=None, limit: int = 8):
     qs = fixtures_qs() if qs is None else qs
     return list(
         qs.filter(status__in=Fixture.OPEN, home__isnull=False, away__isnull=False)
-        .order_by("kickoff_at", "date", "round__stage__order", "round__number", "position")[:limit]
+        # a fixture called to a hall table plays now: first (COMPETITIONS.md §12)
+        .order_by(F("called_at").asc(nulls_last=True), "kickoff_at", "date", "round__stage__order",
+                  "round__number", "position")[:limit]
     )
 
 

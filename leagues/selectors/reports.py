@@ -120,7 +120,8 @@ def players_part(*, fixture: Fixture, user, now: datetime | None = None) -> Play
         part.can_dispute_official = (side is not None and latest.side != side and latest.by_clock
                                      and latest.status == ResultReport.Status.OFFICIAL and not latest.disputed_at
                                      and now <= latest.official_at + timedelta(days=competition.report_dispute_days))
-    open_fixture = fixture.status in Fixture.OPEN and not fixture.is_online
+    a_tie = fixture.tie_id is None and competition.is_team  # its games take the reports
+    open_fixture = fixture.status in Fixture.OPEN and not fixture.is_online and not a_tie
     part.can_report = (side is not None and open_fixture and competition.player_reports
                        and not part.can_answer_report)
     proposal = fixture.kickoff_proposals.order_by("-pk").first()
@@ -130,6 +131,7 @@ def players_part(*, fixture: Fixture, user, now: datetime | None = None) -> Play
             part.open_proposal = proposal
             part.can_answer_proposal = side is not None and proposal.side != side
     part.can_propose = (side is not None and fixture.status in Fixture.OPEN and competition.reschedule_by_players
+                        and fixture.tie_id is None  # a game kicks off with its tie
                         and (fixture.match_id is None or not fixture.match.is_started))
     return part
 

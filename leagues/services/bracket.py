@@ -150,6 +150,9 @@ def bracket_apply(plan: Plan, *, now: datetime | None = None, struck: dict | Non
         if entrants_changed:
             fixture.playable_since = now
             fields.append("playable_since")
+            if fixture.hall_table is not None and fixture.status in Fixture.OPEN:
+                fixture.hall_table = fixture.called_at = None  # the call was for the entrants it had
+                fields += ["hall_table", "called_at"]
         status = STATUS_OF[slot.status]
         if fixture.status != status and not (status == Fixture.Status.SCHEDULED
                                              and fixture.status == Fixture.Status.POSTPONED):

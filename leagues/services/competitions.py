@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from leagues.models import Competition
+from leagues.services.calls import HALL_SETTINGS, hall_settings_changed
 from leagues.services.online import CHECKIN_SETTINGS, checkin_windows_follow
 from leagues.slugs import slug_from, unique_slug
 
@@ -72,7 +73,8 @@ def competition_create(*, fields: Mapping[str, object], auto_slug: bool, organis
 def competition_update(*, competition: Competition, data: Mapping[str, object], by=None) -> Competition:
     """Sets the fields of ``data`` (by name; ``organisers``, ``referees``: the whole list) on ``competition``
     and saves it, then, in the same transaction, moves the check-in windows of its matches set
-    up when a check-in setting is among them (``leagues.services.online``). ``by`` (who
+    up when a check-in setting is among them (``leagues.services.online``), and wakes the hall
+screens and the auto-caller when a hall setting is (``leagues.services.calls``). ``by`` (who
     changed it) is not stored yet: a competition keeps no history of its settings. A violation of a constraint is raised as it is (``IntegrityError``): nothing
     is saved."""
     data = dict(data)
@@ -88,4 +90,6 @@ def competition_update(*, competition: Competition, data: Mapping[str, object], 
             competition.referees.set(referees)
         if CHECKIN_SETTINGS & set(data):
             checkin_windows_follow(competition=competition)
+        if HALL_SETTINGS & set(data):
+            hall_settings_changed(competition=competition)
     return competition

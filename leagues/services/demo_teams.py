@@ -66,11 +66,10 @@ def _live_tie(tie: Fixture) -> None:
     """Round 2's first tie kicks off now: its line-ups in, its first game live online between the
     computer's two sides (the players' accounts only watch it)."""
     now = timezone.now()
-    # kicked off now first, then lined up an hour before it (before the deadline, whatever the
-    # hour of its generated kick-off)
     Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=now, date=timezone.localdate(now))
     Fixture.with_games.filter(tie=tie).update(kickoff_at=now, date=timezone.localdate(now))
-    _line_up(tie, now=now - timedelta(hours=1))
+    tie.refresh_from_db()
+    _line_up(tie, now=now - timedelta(hours=1))  # before the deadline of the kick-off now, whatever the hour
     with transaction.atomic():
         game = games_of(tie).select_related("competition", "round__stage", "home__club", "away__club",
                                             "home_player__user", "away_player__user").first()

@@ -9,7 +9,8 @@ A write that changes what the standings or the bracket are computed from (an off
 a withdrawal, a fixture's entrants) calls ``results_changed`` in its transaction: it bumps
 ``Competition.results_version`` and sends the recomputation after commit (a broker that is
 down is logged; the sweeper finds the competition by ``derived_version < results_version``),
-and tells the competition's hall screens after commit (``leagues.services.hall_signal``).
+tells the competition's hall screens after commit (``leagues.services.hall_signal``) and, for
+a competition that calls its hall tables itself (``auto_call``), sends the auto-caller.
 
 ``retry_conflicts`` runs a write again when the database reports a deadlock or a serialization
 failure that remains (or SQLite's "database is locked"), then turns the last one into a 409.
@@ -77,6 +78,9 @@ def results_changed(competition_id: int, *, group_id: int | None = None) -> None
     competitions.update(results_version=F("results_version") + 1, pending_groups=pending)
     current_app.tasks["leagues.tasks.recompute_standings"].enqueue_on_commit(competition_id=competition_id)
     hall_signal.announce_on_commit(competition_id)
+    if Competition.objects.filter(pk=competition_id, auto_call=True, tables__gt=0).exists():
+        # a table may have freed, or a fixture got its entrants: the auto-caller looks (COMPETITIONS.md §12)
+        current_app.tasks["leagues.tasks.hall_auto_call"].enqueue_on_commit(competition_id=competition_id)
 
 
 def is_transient(exc: OperationalError) -> bool:

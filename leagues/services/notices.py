@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from leagues.models import Competition, Entrant, Fixture, Result, SignUp, Venue
+from leagues.models import Competition, Entrant, Fixture, Player, Result, SignUp, Venue
 from leagues.names import shown
 from leagues.notifications.models import Kind
 from leagues.notifications.services import notify, speaking_to
@@ -31,6 +31,42 @@ def user_of(entrant: Entrant | None):
     if entrant is None or entrant.player_id is None:
         return None
     return entrant.player.user
+
+
+def player_at(fixture: Fixture, side: str) -> Player | None:
+    """Who plays ``side`` of ``fixture``: a team game's player at its table (from the line-up),
+    else the entrant's player (``None``: nobody, or a name without a player)."""
+    if fixture.tie_id is not None:
+        return getattr(fixture, f"{side}_player")
+    entrant = fixture.entrant(side)
+    return entrant.player if entrant is not None and entrant.player_id else None
+
+
+def user_at(fixture: Fixture, side: str):
+    """The account that plays ``side`` of ``fixture`` (``None``: none)."""
+    player = player_at(fixture, side)
+    return player.user if player is not None else None
+
+
+def users_answering(fixture: Fixture, side: str) -> list:
+    """The accounts that answer for ``side`` of ``fixture`` (``leagues.permissions.player_side``):
+    its player and, for a team, its captain; each once."""
+    users = [user for user in (user_at(fixture, side),) if user is not None]
+    entrant = fixture.entrant(side)
+    if entrant is not None and entrant.player_id is None and entrant.captain_id is not None:
+        if all(user.pk != entrant.captain_id for user in users):
+            users.append(entrant.captain)
+    return users
+
+
+def name_at(fixture: Fixture, side: str) -> str:
+    """Who ``side`` of ``fixture`` is, for a sentence: a team game's player ("Ana Lima (Club A)"),
+    else the entrant's name."""
+    entrant = fixture.entrant(side)
+    player = player_at(fixture, side) if fixture.tie_id is not None else None
+    if player is not None:
+        return f"{player.full_name} ({entrant.name})" if entrant is not None else player.full_name
+    return entrant.name if entrant is not None else "?"
 
 
 def when(moment: datetime | None, competition: Competition) -> str:
@@ -52,9 +88,10 @@ def _names(fixture: Fixture) -> str:
 
 
 def _sides(fixture: Fixture):
+    """(side, entrant, user) of each side with an account: a team game's players at its table."""
     for side in ("home", "away"):
         entrant = fixture.entrant(side)
-        user = user_of(entrant)
+        user = user_at(fixture, side)
         if user is not None:
             yield side, entrant, user
 
@@ -128,16 +165,16 @@ def opponent_checked_in(*, fixture: Fixture, match: Match, side: str) -> None:
     other = "away" if side == "home" else "home"
     if getattr(match, f"{other}_checked_in_at") is not None:
         return
-    user = user_of(fixture.entrant(other))
+    user = user_at(fixture, other)
     if user is None:
         return
     competition = fixture.competition
     with speaking_to(user):
         notify(user=user, kind=Kind.OPPONENT_CHECKED_IN, url=fixture_url(fixture),
                key=f"opponent-in:{match.pk}:{user.pk}",
-               subject=_("%(opponent)s is checked in and waiting") % {"opponent": fixture.entrant(side).name},
+               subject=_("%(opponent)s is checked in and waiting") % {"opponent": name_at(fixture, side)},
                body=_("%(opponent)s checked in for %(fixture)s. Check in before %(deadline)s or lose by walkover.")
-               % {"opponent": fixture.entrant(side).name, "fixture": _names(fixture),
+               % {"opponent": name_at(fixture, side), "fixture": _names(fixture),
                   "deadline": when(fixture.checkin_closes_at, competition)})
 
 
@@ -155,19 +192,26 @@ def result_official(*, fixture: Fixture, result: Result) -> None:
                        "round": shown(fixture.round), "score": str(result)})
 
 
-def _online_between_accounts() -> Q:
-    return (Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE)) & Q(
-        home__player__user__isnull=False, away__player__user__isnull=False)
+def online_between_accounts() -> Q:
+    """Fixtures played online between two accounts (a team game: its two players at its table);
+    query ``Fixture.with_games`` with it, so that team games are found too."""
+    return (Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE)) & (
+        Q(tie__isnull=True, home__player__user__isnull=False, away__player__user__isnull=False)
+        | Q(tie__isnull=False, home_player__user__isnull=False, away_player__user__isnull=False))
+
+
+PLAYERS = ("competition", "match", "home__player__user", "away__player__user", "home_player__user",
+           "away_player__user")
 
 
 def checkin_open_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Tells each player whose fixture's check-in window is open now (and not checked in) that it
     is: once per fixture and kick-off. Returns how many were written."""
     now = now or timezone.now()
-    candidates = (Fixture.objects.filter(_online_between_accounts(), status=Fixture.Status.SCHEDULED,
-                                         kickoff_at__gt=now - timedelta(days=1),
-                                         kickoff_at__lte=now + timedelta(days=7, minutes=1))
-                  .select_related("competition", "match", "home__player__user", "away__player__user", "round")
+    candidates = (Fixture.with_games.filter(online_between_accounts(), status=Fixture.Status.SCHEDULED,
+                                            kickoff_at__gt=now - timedelta(days=1),
+                                            kickoff_at__lte=now + timedelta(days=7, minutes=1))
+                  .select_related(*PLAYERS, "round")
                   .order_by("kickoff_at")[:limit])
     written = 0
     for fixture in candidates:
@@ -196,10 +240,10 @@ def walkover_warnings_due(*, now: datetime | None = None, limit: int = 500) -> i
     """After the kick-off, tells a player not checked in, whose opponent is, that they lose by
     walkover at the end of the grace: once per fixture and kick-off. Returns how many."""
     now = now or timezone.now()
-    candidates = (Fixture.objects.filter(_online_between_accounts(), status=Fixture.Status.SCHEDULED,
-                                         kickoff_at__lte=now, kickoff_at__gt=now - timedelta(days=1),
-                                         match__status=Match.Status.CHECKED_IN)
-                  .select_related("competition", "match", "home__player__user", "away__player__user")[:limit])
+    candidates = (Fixture.with_games.filter(online_between_accounts(), status=Fixture.Status.SCHEDULED,
+                                            kickoff_at__lte=now, kickoff_at__gt=now - timedelta(days=1),
+                                            match__status=Match.Status.CHECKED_IN)
+                  .select_related(*PLAYERS)[:limit])
     written = 0
     for fixture in candidates:
         if now >= fixture.checkin_closes_at:

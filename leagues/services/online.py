@@ -29,8 +29,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues import names
-from leagues.models import Competition, Entrant, Fixture, Player, Venue
+from leagues.models import Competition, Entrant, Fixture, Player
 from leagues.services import notices
+from leagues.services.notices import online_between_accounts, player_at, user_at
 from leagues.services.results import DOUBLE_NO_SHOW, result_record
 from matches.models import Match
 from matches.services import online
@@ -38,27 +39,6 @@ from matches.services.play import PlayError
 from matches.services.referee import competition_params
 
 CHECKIN_SETTINGS = {"checkin_opens_minutes", "checkin_grace_minutes"}  # a change moves the windows set up
-
-
-def user_of(entrant: Entrant | None):
-    if entrant is None or entrant.player_id is None:
-        return None
-    return entrant.player.user
-
-
-def player_of(fixture: Fixture, side: str) -> Player | None:
-    """Who plays ``side`` of ``fixture``: a team game's player at that table (from the line-up),
-    else the entrant's player."""
-    if fixture.tie_id is not None:
-        return getattr(fixture, f"{side}_player")
-    entrant = fixture.entrant(side)
-    return entrant.player if entrant is not None and entrant.player_id else None
-
-
-def user_at(fixture: Fixture, side: str):
-    """The account that plays ``side`` of ``fixture`` (``None``: none)."""
-    player = player_of(fixture, side)
-    return player.user if player is not None else None
 
 
 def side_of_user(fixture: Fixture, user) -> str | None:
@@ -128,8 +108,8 @@ def match_setup_for(fixture: Fixture, *, computer_sides: tuple[str, ...] = ()) -
         checkin_opens_at=fixture.checkin_opens_at, checkin_deadline_at=fixture.checkin_closes_at,
         home_user=user_at(fixture, "home"), away_user=user_at(fixture, "away"), computer_sides=computer_sides,
         title=f"{competition.name}, {fixture.round}", url=reverse("site:fixture", args=[fixture.pk]),
-        sides={"home": _names(fixture.home, player_of(fixture, "home")),
-               "away": _names(fixture.away, player_of(fixture, "away"))},
+        sides={"home": _names(fixture.home, player_at(fixture, "home")),
+               "away": _names(fixture.away, player_at(fixture, "away"))},
     )
 
 
@@ -209,12 +189,11 @@ def checkin_windows_follow(*, competition: Competition, now: datetime | None = N
 
 
 def no_shows_due(now: datetime, *, limit: int = 500) -> list[Fixture]:
-    """Online fixtures between two players with accounts whose check-in closed with nobody in
-    and no match set up: double no-shows to record."""
+    """Online fixtures between two players with accounts (a team game's two players at its
+    table too) whose check-in closed with nobody in and no match set up: double no-shows to
+    record."""
     candidates = (
-        Fixture.objects.filter(status=Fixture.Status.SCHEDULED, kickoff_at__lte=now,
-                               home__player__user__isnull=False, away__player__user__isnull=False)
-        .filter(Q(venue=Venue.ONLINE) | Q(venue="", competition__venue=Venue.ONLINE))
+        Fixture.with_games.filter(online_between_accounts(), status=Fixture.Status.SCHEDULED, kickoff_at__lte=now)
         .filter(Q(match__isnull=True) | Q(match__status=Match.Status.CANCELLED))
         .select_related("competition").order_by("kickoff_at")[:limit]
     )

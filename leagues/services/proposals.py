@@ -86,6 +86,8 @@ def kickoff_propose(*, fixture: Fixture, user, kickoff_at: datetime, reason: str
     with transaction.atomic():
         _competition, fixture = lock_fixture(fixture.pk)
         side = _player_of(fixture, user)
+        if fixture.tie_id is not None:  # a game follows its tie; the captains propose the tie's kick-off
+            raise PlayError(409, "game_of_tie", _("a game kicks off with its tie: propose the tie's kick-off instead"))
         _check_limits(fixture, kickoff_at, now)
         current = _open(fixture)
         if current is not None and current.side != side and current.kickoff_at == kickoff_at:

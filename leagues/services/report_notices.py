@@ -19,7 +19,7 @@ from leagues.models import Competition, Fixture, KickoffProposal, ResultReport, 
 from leagues.notifications.models import Kind
 from leagues.notifications.services import notify, speaking_to
 from leagues.selectors.reports import overdue_fixtures
-from leagues.services.notices import _names, fixture_url, user_of, when
+from leagues.services.notices import _names, fixture_url, name_at, user_at, users_answering, when
 
 REMIND_WITHIN_DAYS = 60  # an older fixture left open (an old season's) is the organisers' to tidy, not a reminder
 
@@ -38,6 +38,14 @@ def _score(report: ResultReport) -> str:
     return text
 
 
+def reporter_name(fixture: Fixture, report: ResultReport) -> str:
+    """Who reported: the user's name when a captain reported for a team game, else the side's player or entrant."""
+    player = fixture.home_player if report.side == "home" else fixture.away_player
+    if fixture.tie_id is not None and report.by_id and (player is None or player.user_id != report.by_id):
+        return report.by.get_full_name() or report.by.username
+    return name_at(fixture, report.side)
+
+
 def _organisers(competition: Competition):
     return list(competition.organisers.filter(is_active=True))
 
@@ -45,17 +53,16 @@ def _organisers(competition: Competition):
 def report_waiting(*, fixture: Fixture, report: ResultReport) -> None:
     """Tells the opponent a result waits for their confirmation, and until when."""
     side = "away" if report.side == "home" else "home"
-    user = user_of(fixture.entrant(side))
-    if user is None:
-        return
     competition = fixture.competition
-    with speaking_to(user):
-        notify(user=user, kind=Kind.REPORT_WAITING, url=fixture_url(fixture), key=f"report-waiting:{report.pk}",
-               subject=_("Confirm the result: %(fixture)s") % {"fixture": _names(fixture)},
-               body=_("%(name)s reported %(score)s for %(fixture)s (%(competition)s). Confirm or dispute it before "
-                      "%(deadline)s; unanswered, it becomes official then.")
-               % {"name": fixture.entrant(report.side).name, "score": _score(report), "fixture": _names(fixture),
-                  "competition": competition.name, "deadline": when(report.confirm_by, competition)})
+    for index, user in enumerate(users_answering(fixture, side)):  # a team's: the game's player, its captain
+        with speaking_to(user):
+            notify(user=user, kind=Kind.REPORT_WAITING, url=fixture_url(fixture),
+                   key=f"report-waiting:{report.pk}" if index == 0 else f"report-waiting:{report.pk}:{user.pk}",
+                   subject=_("Confirm the result: %(fixture)s") % {"fixture": _names(fixture)},
+                   body=_("%(name)s reported %(score)s for %(fixture)s (%(competition)s). Confirm or dispute it "
+                          "before %(deadline)s; unanswered, it becomes official then.")
+                   % {"name": reporter_name(fixture, report), "score": _score(report), "fixture": _names(fixture),
+                      "competition": competition.name, "deadline": when(report.confirm_by, competition)})
 
 
 def report_disputed(*, fixture: Fixture, report: ResultReport, reason: str) -> None:
@@ -76,7 +83,7 @@ def report_official_by_clock(*, fixture: Fixture, report: ResultReport) -> None:
     """Tells both players a report nobody answered is now official."""
     competition = fixture.competition
     for side in ("home", "away"):
-        user = user_of(fixture.entrant(side))
+        user = user_at(fixture, side)
         if user is None:
             continue
         with speaking_to(user):
@@ -84,14 +91,14 @@ def report_official_by_clock(*, fixture: Fixture, report: ResultReport) -> None:
                    subject=_("Official by the clock: %(fixture)s") % {"fixture": _names(fixture)},
                    body=_("Nobody answered the result %(score)s reported by %(name)s for %(fixture)s, so it is "
                           "official. It may still be disputed for %(days)d days.")
-                   % {"score": _score(report), "name": fixture.entrant(report.side).name, "fixture": _names(fixture),
+                   % {"score": _score(report), "name": reporter_name(fixture, report), "fixture": _names(fixture),
                       "days": competition.report_dispute_days})
 
 
 def kickoff_proposed(*, fixture: Fixture, proposal: KickoffProposal) -> None:
     """Tells the opponent of a new kick-off proposed to them."""
     side = "away" if proposal.side == "home" else "home"
-    user = user_of(fixture.entrant(side))
+    user = user_at(fixture, side)
     if user is None:
         return
     competition = fixture.competition
@@ -110,7 +117,7 @@ def kickoff_answered(*, fixture: Fixture, proposal: KickoffProposal) -> None:
     competition = fixture.competition
     accepted = proposal.status == KickoffProposal.Status.ACCEPTED
     for side in ("home", "away"):
-        user = user_of(fixture.entrant(side))
+        user = user_at(fixture, side)
         if user is None:
             continue
         with speaking_to(user):
@@ -132,7 +139,7 @@ def overdue_reminders_due(*, now: datetime | None = None) -> int:
     written = 0
     for fixture in overdue_fixtures(now=now, within_days=REMIND_WITHIN_DAYS):
         for side in ("home", "away"):
-            user = user_of(fixture.entrant(side))
+            user = user_at(fixture, side)
             if user is None:
                 continue
             with speaking_to(user):

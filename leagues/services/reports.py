@@ -1,6 +1,12 @@
 """Results reported by the players of a table fixture and confirmed by the opponent
 (COMPETITIONS.md §11).
 
+In a team competition a game of a tie is reported like a single fixture, by one of its two
+players (the line-ups' players at its table) or by either team's captain, and confirmed or
+disputed by the other side (the other player, or the other captain); made official, it
+re-derives the tie (``results.result_record`` settles the competition). A report on the tie
+itself is refused: 409 ``tie_result_derived``.
+
 A player's result is a ``ResultReport``, never official by itself; it becomes the fixture's
 official result through the organiser's own service (``results.result_record``), in the
 transaction that decides it, when
@@ -35,6 +41,7 @@ from leagues.permissions import player_side
 from leagues.rules.official import Recorded, ResultError
 from leagues.services import report_notices
 from leagues.services.history import change_record, fixture_state
+from leagues.services.notices import name_at
 from leagues.services.results import (
     ResultConflict,
     _check_takes_result,
@@ -69,6 +76,8 @@ def report_state(report: ResultReport) -> dict[str, Any]:
 
 
 def _player_of(fixture: Fixture, user) -> str:
+    """The side ``user`` answers for (``player_side``: a player of the fixture, a team game's
+    player at its table, or a captain of one of its teams); ``PlayError`` 403 for anyone else."""
     side = player_side(user, fixture)
     if side is None:
         raise PlayError(403, "not_your_fixture", _("only the two players of this fixture may do this"))
@@ -105,8 +114,7 @@ def _make_official(*, fixture: Fixture, report: ResultReport, by, reason: str, n
 
 
 def _name(fixture: Fixture, side: str) -> str:
-    entrant = fixture.entrant(side)
-    return entrant.name if entrant is not None else "?"
+    return name_at(fixture, side)
 
 
 def report_submit(*, fixture: Fixture, user, now: datetime | None = None, **recorded: Any) -> ResultReport:
@@ -124,8 +132,8 @@ def report_submit(*, fixture: Fixture, user, now: datetime | None = None, **reco
     with transaction.atomic():
         competition, fixture = lock_fixture(fixture.pk)
         side = _player_of(fixture, user)
+        _check_takes_result(fixture)  # first: a team tie is 409 tie_result_derived, whatever its state
         _check_reportable(fixture)
-        _check_takes_result(fixture)
         official_for(fixture, Recorded(**{k: values[k] for k in (
             "home_goals", "away_goals", "outcome", "outcome_side", "home_et_goals", "away_et_goals",
             "home_shootout", "away_shootout")}))  # the organiser's checks: ResultError, nothing stored

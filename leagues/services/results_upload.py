@@ -6,7 +6,7 @@ downloaded export can be corrected in a spreadsheet and uploaded back.
 written out as the import's CSV, within the same limits: ``IMPORT_MAX_BYTES`` on the upload,
 ``IMPORT_MAX_ROWS`` on its rows). ``results_preview`` is the import done and rolled back: what
 each row becomes, what becomes official, the entrants it would make and the standings after,
-with nothing saved. ``results_upload_import`` imports it through ``results_import`` (the
+with nothing saved (a team file's rows with their ``table`` and players). ``results_upload_import`` imports it through ``results_import`` (the
 command's service) and recomputes the standings. Both raise ``ImportFileError`` (line, column,
 message in the active language) for a refused file: nothing is saved.
 """
@@ -40,6 +40,7 @@ from leagues.services.imports import (
     results_parse,
 )
 from leagues.services.standings import competition_tables, standings_recompute
+from leagues.services.team_imports import is_team_file, team_results_import, team_rows_parse
 
 ZIP_MAGIC = b"PK\x03\x04"  # an XLSX is a zip archive
 PREVIEW_ROWS = 1000  # rows a preview lists (the counts are of the whole file)
@@ -124,6 +125,9 @@ class PreviewRow:
     outcome: str = ""
     outcome_side: str = ""
     winner: str = ""
+    table: int | None = None  # a team file's row: the game's table and players
+    home_player: str = ""
+    away_player: str = ""
 
 
 @dataclass
@@ -189,6 +193,8 @@ def results_preview(*, competition: Competition, file: ResultsFile, update: bool
     (so its checks are exactly the import's, lock included): nothing is saved, nothing is sent.
     Raises ``ImportFileError`` naming the first refused line and column."""
     competition = Competition.objects.get(pk=competition.pk)
+    if is_team_file(competition=competition, file=file):
+        return _team_preview(competition=competition, file=file, update=update)
     rows = results_parse(file.lines(), competition=competition)
     results_check(rows, competition=competition, update=update)
     before = _fixtures_by_key(competition)
@@ -223,11 +229,61 @@ def results_preview(*, competition: Competition, file: ResultsFile, update: bool
     return preview
 
 
+def _team_preview(*, competition: Competition, file: ResultsFile, update: bool) -> ImportPreview:
+    """A team file's preview: its games (``table``, the players), done and rolled back."""
+    rows = team_rows_parse(file.lines(), competition=competition)
+    resulted = set(Result.objects.filter(fixture__competition=competition, fixture__tie__isnull=False)
+                   .values_list("fixture_id", flat=True))
+    names_before = set(competition.entrants.values_list("name", flat=True))
+    preview = None
+    try:
+        with transaction.atomic():
+            games_before = _games_by_key(competition)
+            team_results_import(file=file, competition=competition, update=update)
+            after = _games_by_key(competition)
+            shown = []
+            for row in rows[:PREVIEW_ROWS]:
+                key = (*_row_key(row.result, competition), row.table)
+                there = games_before.get(key)
+                kind = "correction" if there is not None and there.pk in resulted else (
+                    "result" if there is not None else "new")
+                item = PreviewRow(line=row.line, stage=row.result.stage, group=row.result.group,
+                                  round=row.result.round, home=row.result.home, away=row.result.away,
+                                  given=_given(row.result), kind=kind, table=row.table,
+                                  home_player=row.home_player, away_player=row.away_player)
+                game = after.get(key)
+                result = getattr(game, "result", None) if game is not None else None
+                if result is not None:
+                    item.official = f"{result.home_goals}–{result.away_goals}"
+                    item.outcome, item.outcome_side = result.outcome, result.outcome_side
+                    item.winner = str(game.home_player if result.winner_side == "home" else game.away_player
+                                      if result.winner_side == "away" else "")
+                shown.append(item)
+            preview = ImportPreview(
+                rows=shown, total=len(rows), corrections=sum(1 for r in shown if r.kind == "correction"),
+                new_entrants=sorted(set(competition.entrants.values_list("name", flat=True)) - names_before),
+                tables=_tables(competition))
+            raise _RolledBack
+    except _RolledBack:
+        pass
+    return preview
+
+
+def _games_by_key(competition: Competition) -> dict[tuple, Fixture]:
+    games = (Fixture.with_games.filter(competition=competition, tie__isnull=False)
+             .select_related("tie__round__stage", "tie__group", "tie__home", "tie__away", "result", "home_player",
+                             "away_player"))
+    return {(*key, game.table): game for game in games for key in _keys(game.tie)}
+
+
 def results_upload_import(*, competition: Competition, file: ResultsFile, update: bool = False,
                           by=None) -> ImportSummary:
     """Imports ``file`` into ``competition`` through ``results_import`` (all or nothing, the
     command's checks and limits), then recomputes its standings as the command does. Raises
     ``ImportFileError``."""
-    summary = results_import(file=file, competition=competition, update=update, recorded_by=by)
+    if is_team_file(competition=competition, file=file):
+        summary = team_results_import(file=file, competition=competition, update=update, recorded_by=by)
+    else:
+        summary = results_import(file=file, competition=competition, update=update, recorded_by=by)
     standings_recompute(competition_id=summary.competition.pk)
     return summary

@@ -148,6 +148,11 @@ def change_sides(change) -> tuple[str, str]:
         return "—", gettext("kick-off %(when)s UTC proposed by %(side)s (%(status)s)") % {
             "when": proposal["kickoff_at"][:16].replace("T", " "), "side": str(Side(proposal["by"]).label).lower(),
             "status": str(KickoffProposal.Status(proposal["status"]).label).lower()}
+    if change.kind in ("called", "uncalled"):  # a hall table's call: the table before and after
+        def at(state) -> str:
+            return gettext("table %(table)s") % {"table": state["hall_table"]} if state.get("hall_table") else "—"
+
+        return at(before), at(after)
 
     def pairing(state) -> str:
         if not (state.get("home") or state.get("away")):

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from leagues.selectors.calls import table_label
 from leagues.templatetags.botonera import result_of, score_note, shown, who
 from leagues.templatetags.kickoff import kickoff
 
@@ -73,7 +74,18 @@ def _score(fixture, result, note: str) -> SafeString:
     return format_html('<span class="score pending">{}</span>', when)
 
 
+def _called(fixture) -> SafeString:
+    """"Table 5 now", for an open fixture called to a hall table ("" otherwise)."""
+    if fixture.hall_table is None or fixture.status not in ("scheduled", "postponed"):
+        return mark_safe("")
+    return format_html('<b class="fixture-called">{}</b>', _("Table %(table)s now") % {
+        "table": table_label(fixture.competition, fixture.hall_table)})
+
+
 def _meta(fixture, note: str, show_meta: bool, urls) -> SafeString:
+    called = _called(fixture)
+    if called:
+        note = format_html("{} · {}", called, note) if note else called
     if show_meta:
         parts = [format_html('<a href="{}">{}</a> · {}', reverse("site:competition", args=[fixture.competition.slug]),
                              fixture.competition.name, shown(fixture.round))]

@@ -37,6 +37,7 @@ from leagues.permissions import can_manage_competition
 from leagues.rules import bracket_layout
 from leagues.rules.official import ResultError
 from leagues.selectors import is_third_place
+from leagues.selectors.calls import table_label
 from leagues.selectors.referees import result_recorder
 from leagues.selectors.reports import players_part
 from leagues.services import online as fixture_online
@@ -115,7 +116,7 @@ def _fixture_page(request: HttpRequest, pk: int) -> HttpResponse:
         "your_side": your_side, "can_check_in": can_check_in, "checkin_refusal": refusal,
         "checked_in": checked_in, "you_checked_in": bool(your_side and checked_in[your_side]),
         "computer_sides": match.computer_sides if match else [],
-        "zone": competition.zone, "can_manage": manage,
+        "zone": competition.zone, "can_manage": manage, "hall_table": table_label(competition, fixture.hall_table),
         "zone_offset": int(timezone.localtime(fixture.kickoff_at, competition.zone).utcoffset().total_seconds() // 60)
         if fixture.kickoff_at else 0,
         "feed_url": reverse("play:feed", args=[match.pk]) if match else "",

@@ -29,7 +29,7 @@ def _optional_id(request: HttpRequest, name: str) -> int | None:
 
 
 def _do(request: HttpRequest, pk: int, action, success: str) -> HttpResponse:
-    fixture = get_object_or_404(Fixture.objects.select_related("competition"), pk=pk)
+    fixture = get_object_or_404(Fixture.with_games.select_related("competition"), pk=pk)
     try:
         action(fixture)
     except ResultError as exc:

@@ -20,6 +20,7 @@ from leagues.services.imports import (
     results_import,
 )
 from leagues.services.standings import standings_recompute
+from leagues.services.team_imports import is_team_file, team_results_import
 from leagues.slugs import slug_problem
 
 REFUSED = 2  # the exit status of a refused file or option
@@ -103,7 +104,10 @@ class Command(BaseCommand):
             target = existing
 
         try:
-            summary = results_import(file=results_file, competition=target, update=update)
+            if is_team_file(competition=target, file=results_file):  # one row per game (COMPETITIONS.md §10)
+                summary = team_results_import(file=results_file, competition=target, update=update)
+            else:
+                summary = results_import(file=results_file, competition=target, update=update)
         except ImportFileError as exc:
             raise CommandError(_("%(file)s: %(error)s; nothing imported") % {"file": file, "error": exc}, returncode=REFUSED) from None
         except CompetitionExists as exc:  # another import of the same slug saved it meanwhile

@@ -1,0 +1,144 @@
+"""The organisers' page of a tournament day, and the call as the other pages show it: the
+tables, the ready fixtures and their "Call to table" forms, a refusal in the reader's language,
+the fixture's page ("Table 2, called 14:05"), the player's page (their called fixture first), the
+round sheet and the fixtures export with a hall table column, the settings form's hall fields."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from leagues.models import Competition, Fixture, FixtureChange
+from tests.leagues.forms_html import form_data
+from tests.leagues.test_hall_calls import hall
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def browser(username, language="en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def first_two(competition) -> list[Fixture]:
+    return list(competition.fixtures.filter(round__number=1).order_by("position"))
+
+
+def test_the_day_page_shows_the_tables_the_ready_fixtures_and_calls_from_its_form():
+    competition, _api = hall(4, tables=2, table_names=["Centre"])
+    organiser = browser("day-organiser")
+    manage = organiser.get(f"/manage/{competition.slug}/").content.decode()
+    assert f"/manage/{competition.slug}/day/" in manage
+    page = organiser.get(f"/manage/{competition.slug}/day/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="table-1"' in html and 'id="table-2"' in html and "Centre" in html
+    first, second = first_two(competition)
+    assert f"/manage/fixtures/{first.pk}/call/" in html and f"/manage/fixtures/{second.pk}/call/" in html
+    response = organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"}, follow=True)
+    html = response.content.decode()
+    assert "is called to table 1 · Centre" in html
+    first.refresh_from_db()
+    assert first.hall_table == 1
+    assert f"/manage/fixtures/{first.pk}/uncall/" in html and f"/manage/fixtures/{first.pk}/call/" not in html
+    response = organiser.post(f"/manage/fixtures/{first.pk}/uncall/", follow=True)
+    assert "is withdrawn" in response.content.decode()
+    first.refresh_from_db()
+    assert first.hall_table is None
+    assert FixtureChange.objects.filter(fixture=first, kind__in=["called", "uncalled"]).count() == 2
+    history = organiser.get(f"/fixtures/{first.pk}/").content.decode()
+    assert "Called to a hall table" in history and "— → table 1" in history and "table 1 → —" in history
+
+
+def test_a_refused_call_is_said_in_the_readers_language():
+    competition, _api = hall(4, tables=2)
+    first, second = first_two(competition)
+    organiser = browser("day-organiser", "es")
+    organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"})
+    response = organiser.post(f"/manage/fixtures/{second.pk}/call/", {"hall_table": "1"}, follow=True)
+    html = response.content.decode()
+    assert "La mesa 1 está ocupada" in html
+    assert "Las mesas ahora" in html and "Listos para llamar" in html and "Round 1" not in html
+    second.refresh_from_db()
+    assert second.hall_table is None
+
+
+def test_the_day_page_is_the_organisers_only():
+    competition, _api = hall(4, tables=2)
+    fixture = first_two(competition)[0]
+    player = browser("day-e1")
+    assert player.get(f"/manage/{competition.slug}/day/").status_code == 403
+    assert player.post(f"/manage/fixtures/{fixture.pk}/call/", {"hall_table": "1"}).status_code == 403
+    fixture.refresh_from_db()
+    assert fixture.hall_table is None
+
+
+def test_the_call_shows_on_the_fixture_page_and_first_on_the_players_page():
+    competition, api = hall(4, tables=2, time_zone="Europe/Lisbon")
+    fixtures = list(competition.fixtures.order_by("round__number", "position"))
+    mine = [f for f in fixtures if "E4" in (f.home.name, f.away.name)]
+    called = mine[-1]  # their last fixture in the draw: the call puts it first
+    assert api.post(f"/api/fixtures/{called.pk}/call/", {"hall_table": 2}, format="json").status_code == 200
+    called.refresh_from_db()
+    at = timezone.localtime(called.called_at, competition.zone).strftime("%H:%M")
+    page = Client().get(f"/fixtures/{called.pk}/").content.decode()
+    assert f"Table 2, called {at}" in page
+    player = called.home.player if called.home.name == "E4" else called.away.player
+    html = Client().get(f"/players/{player.pk}/").content.decode()
+    assert "Table 2 now" in html
+    positions = [html.find(f"/fixtures/{f.pk}/") for f in mine]
+    assert positions[-1] != -1 and positions[-1] == min(p for p in positions if p != -1)
+
+
+def test_the_round_sheet_and_the_fixtures_export_carry_the_hall_table():
+    competition, api = hall(4, tables=2)
+    first = first_two(competition)[0]
+    assert api.post(f"/api/fixtures/{first.pk}/call/", {"hall_table": 2}, format="json").status_code == 200
+    api.post(f"/api/fixtures/{first.pk}/result/", {"home_goals": 1, "away_goals": 0}, format="json")
+    sheet = Client().get(f"/competitions/{competition.slug}/rounds/{first.round_id}/print/").content.decode()
+    assert "Hall table" in sheet and '<td class="hall">2</td>' in sheet
+    rows = list(csv.DictReader(io.StringIO(
+        Client().get(f"/competitions/{competition.slug}/export/fixtures.csv").content.decode())))
+    by_id = {int(float(row["id"])): row for row in rows}
+    assert by_id[first.pk]["hall_table"] in ("2", "2.0")
+    plain, _api = hall(2, tables=0, slug="plain")
+    header = Client().get("/competitions/plain/export/fixtures.csv").content.decode().splitlines()[0]
+    assert "hall_table" not in header
+    assert "Hall table" not in Client().get(
+        f"/competitions/plain/rounds/{plain.fixtures.first().round_id}/print/").content.decode()
+
+
+def test_the_settings_form_sets_the_hall_and_refuses_too_many_table_names():
+    competition, _api = hall(4, tables=0)
+    organiser = browser("day-organiser")
+    form = organiser.get(f"/manage/{competition.slug}/settings/").content.decode()
+    for name in ("tables", "table_names", "min_rest_minutes", "auto_call"):
+        assert f'name="{name}"' in form
+    data = form_data(form, "")
+    data.update(tables="2", table_names="Centre\nWindow\nDoor", min_rest_minutes="5")
+    response = organiser.post(f"/manage/{competition.slug}/settings/", data)
+    assert response.status_code == 200 and "3 names for 2 tables" in response.content.decode()
+    data.update(table_names="Centre\n\n")
+    response = organiser.post(f"/manage/{competition.slug}/settings/", data)
+    assert response.status_code == 302
+    competition.refresh_from_db()
+    assert (competition.tables, competition.table_names, competition.min_rest_minutes) == (2, ["Centre"], 5)
+    assert Competition.objects.get(pk=competition.pk).auto_call is False
+
+
+def test_call_the_next_to_every_free_table_fills_them_in_order():
+    competition, _api = hall(6, tables=2)
+    organiser = browser("day-organiser")
+    assert 'id="call-next"' in organiser.get(f"/manage/{competition.slug}/day/").content.decode()
+    response = organiser.post(f"/manage/{competition.slug}/day/call-next/", follow=True)
+    assert "2 fixtures are called." in response.content.decode()
+    round_one = list(competition.fixtures.filter(round__number=1).order_by("position"))
+    assert [f.hall_table for f in round_one] == [1, 2, None]
+    assert FixtureChange.objects.get(fixture=round_one[0], kind="called").by.username == "day-organiser"
+    response = organiser.post(f"/manage/{competition.slug}/day/call-next/", follow=True)
+    assert "Nothing to call" in response.content.decode()
