@@ -3,6 +3,8 @@ competitions. Every write goes through a service; every organiser page checks
 ``leagues.permissions`` and is CSRF-protected by the middleware."""
 from __future__ import annotations
 
+import functools
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,6 +13,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import cached_property
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -99,58 +102,108 @@ def competition_list(request: HttpRequest) -> HttpResponse:
 
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The competition's page; anonymous visitors get it from the cache (``leagues.pagecache``)."""
+    """The competition's page; anonymous visitors get it from the cache (``leagues.pagecache``),
+    signed-in readers its shared parts from the cache as fragments (``_CompetitionParts``)."""
     scope = pagecache.competition_scope(slug)
     if scope is None:
         raise Http404("no such competition")
     return pagecache.cached_page(request, name="competition", scope=scope,
-                                 build=lambda: _competition_page(request, slug))
+                                 build=lambda: _competition_page(request, slug, scope))
 
 
-def _competition_page(request: HttpRequest, slug: str) -> HttpResponse:
+class _CompetitionParts:
+    """What the page's shared parts show (the standings or the bracket, the rounds shown, the
+    latest results, the entrants), each read when first asked for: a reader whose fragments are
+    in the cache (``{% cache %}`` under ``fragments``, the page's versions and language) asks for
+    none of them, and costs the few queries of their own parts."""
+
+    def __init__(self, competition: Competition):
+        self.competition = competition
+
+    @cached_property
+    def rounds(self) -> list:
+        return competition_rounds(self.competition)
+
+    @cached_property
+    def shown_rounds(self) -> list:
+        return shown_rounds(self.competition, self.rounds)
+
+    @cached_property
+    def fixtures(self) -> list[Fixture]:
+        fixtures = knockout_fixtures(self.competition, self.rounds)
+        for fixture in fixtures:
+            fixture.competition = self.competition  # known: not joined into every row
+        return fixtures
+
+    @cached_property
+    def double(self) -> bool:
+        return self.competition.format == Competition.Format.DOUBLE_ELIMINATION
+
+    @cached_property
+    def split(self) -> tuple[list, list]:
+        return _bracket_of(self.fixtures) if not self.double else ([], [])
+
+    @cached_property
+    def brackets(self) -> list:
+        return double_elimination_brackets(_knockout_rounds(self.fixtures)) if self.double else []
+
+    @cached_property
+    def tables(self) -> list:
+        return tables_with_qualifiers(self.competition)
+
+    def context(self) -> dict:
+        """The template's names for the shared parts, each a call the template makes when (and
+        only when) it renders that part."""
+        competition, current = self.competition, (lambda: self.shown_rounds)
+        return {
+            "tables": lambda: self.tables,
+            "next_placed": functools.cache(lambda: next_placed_table(competition)),
+            "criteria": lambda: [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
+            "rounds": lambda: self.rounds,
+            "shown_rounds": current,
+            # the rounds' navigation: the one before the round under way, the one after those shown
+            "previous": lambda: (self.rounds[current()[0].number - 2] if current() and current()[0].number > 1
+                                 else None),
+            "following": lambda: (self.rounds[current()[-1].number] if current() and current()[-1].number
+                                  < len(self.rounds) else None),
+            "marked": lambda: current()[0].round.pk if current() else None,
+            "latest": functools.cache(lambda: latest_results(
+                fixtures_qs().filter(competition=competition), limit=LATEST_RESULTS) if self.rounds else []),
+            "bracket": lambda: self.split[0] or self.brackets,
+            "bracket_extra": lambda: self.split[1],
+            "brackets": lambda: self.brackets,
+            "entrants": functools.cache(lambda: list(
+                competition.entrants.select_related("club", "player").order_by("seed", "name"))),
+            # its rounds name their bracket
+            "multi_stage": lambda: len({r.round.stage_id for r in self.rounds}) > 1 and not self.double,
+            "standings_current": competition.derived_version >= competition.results_version,
+            "standings_updated": lambda: max((r.computed_at for t in self.tables for r in t["rows"]), default=None),
+        }
+
+
+def _competition_page(request: HttpRequest, slug: str, scope: tuple) -> HttpResponse:
     """The standings (or the bracket), the round under way and the next, the latest results and
     the rounds' list: what one round costs, whatever the length of the season (every round on
-    its own page, ``leagues.views.rounds``)."""
+    its own page, ``leagues.views.rounds``). The shared parts are fragments in the cache, keyed
+    by the page's versions and language (``fragments``); the reader's own parts (the
+    organisers' buttons and conflicts, the referees' link, their sign-up) are rendered for them."""
     competition = get_object_or_404(competitions_with_progress(), slug=slug)
-    rounds = competition_rounds(competition)
-    current = shown_rounds(competition, rounds)
-    fixtures = knockout_fixtures(competition, rounds)
-    for fixture in fixtures:
-        fixture.competition = competition  # known: not joined into every row
-    double = competition.format == Competition.Format.DOUBLE_ELIMINATION
-    columns, extra = _bracket_of(fixtures) if not double else ([], [])
-    brackets = double_elimination_brackets(_knockout_rounds(fixtures)) if double else []
-    entrants = competition.entrants.select_related("club", "player").order_by("seed", "name")
-    tables = tables_with_qualifiers(competition)
+    parts = _CompetitionParts(competition)
+    manage = can_manage_competition(request.user, competition)
     return render(request, "leagues/competition_detail.html", {
         "competition": competition,
-        "tables": tables,
-        "next_placed": next_placed_table(competition),
-        "criteria": [CRITERIA[k] for k in competition.criteria if k in CRITERIA],
-        "rounds": rounds,
-        "shown_rounds": current,
-        "current_round": current[0].round if current else None,
-        # the rounds' navigation: the one before the round under way, the one after those shown
-        "previous": rounds[current[0].number - 2] if current and current[0].number > 1 else None,
-        "following": rounds[current[-1].number] if current and current[-1].number < len(rounds) else None,
-        "marked": current[0].round.pk if current else None,
-        "latest": latest_results(fixtures_qs().filter(competition=competition), limit=LATEST_RESULTS) if rounds else [],
-        "bracket": columns or brackets,
-        "bracket_extra": extra,
-        "brackets": brackets,
-        "entrants": entrants,
-        "multi_stage": len({r.round.stage_id for r in rounds}) > 1 and not double,  # its rounds name their bracket
-        "can_manage": can_manage_competition(request.user, competition),
+        **parts.context(),
+        "fragments": pagecache.scoped_key("fragment:competition", scope),
+        "fragments_ttl": pagecache.PAGE_TTL,
+        "can_manage": manage,
         "can_referee": is_referee(request.user, competition),
         "swiss_next": (swiss_rounds.next_round(competition) if competition.format == Competition.Format.SWISS
-                       and can_manage_competition(request.user, competition) else None),
+                       and manage else None),
         # a Swiss is paired a round at a time: its progress is in rounds, and it goes on between them
         "swiss_paired": (swiss_rounds.rounds_paired(competition) if competition.format == Competition.Format.SWISS
                          else None),
         "live_matches": list(live_matches_of(competition=competition)[:20]),
-        "conflicts": _conflicts(competition, fixtures),
-        "standings_current": competition.derived_version >= competition.results_version,
-        "standings_updated": max((r.computed_at for t in tables for r in t["rows"]), default=None),
+        "conflicts": (lambda: _conflicts(competition, parts.fixtures)) if manage else [],
         **sign_up_context(request, competition),
     })
 
