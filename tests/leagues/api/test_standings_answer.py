@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from leagues.api import serializers
@@ -74,3 +75,20 @@ def test_the_recompute_answers_the_same_standings_as_the_standings_read(django_c
     read = client.get(f"/api/competitions/{competition.slug}/standings/")
     assert recomputed.status_code == read.status_code == 200
     assert recomputed.json()["tables"] == read.json()["tables"] == serialized(competition)["tables"]
+
+
+def test_a_signed_in_reader_is_served_the_bytes_rendered_once(django_capture_on_commit_callbacks, monkeypatch):
+    competition = played_groups(django_capture_on_commit_callbacks)
+    path = f"/api/competitions/{competition.slug}/standings/"
+    anonymous = APIClient().get(path)
+    reader = APIClient()
+    reader.force_login(UserFactory())  # a session: the site's signed-in reader
+    renders = []
+    real = JSONRenderer.render
+    monkeypatch.setattr(JSONRenderer, "render", lambda self, *a, **k: renders.append(1) or real(self, *a, **k))
+    answer = reader.get(path)
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    assert answer.content == anonymous.content and renders == []  # nothing rendered again
+    assert "private" in answer["Cache-Control"]
+    browsable = reader.get(path, HTTP_ACCEPT="text/html")
+    assert browsable.status_code == 200 and b"<html" in browsable.content.lower()
