@@ -25,7 +25,16 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.test import APIClient
 
-from leagues.models import Club, ClubMembership, Competition, Fixture, FixtureChange, Player, Result, Stage
+from leagues.models import (
+    Club,
+    ClubMembership,
+    Competition,
+    Fixture,
+    FixtureChange,
+    Player,
+    Result,
+    Stage,
+)
 from tests.conftest import wait_for
 from tests.matches.test_watching import serve_asgi, stop
 
