@@ -60,9 +60,11 @@ def asgi_server(services, tmp_path):
     stop(proc)
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, *, full_page: bool | None = None) -> None:
+    """A screenshot: a page on the laptop or a phone whole, the hall's TV as it stands."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name.startswith(("organiser", "phone")))
+    full = name.startswith(("organiser", "phone")) if full_page is None else full_page
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
 def the_day() -> tuple[Competition, APIClient, dict]:
@@ -361,7 +363,9 @@ def test_a_tournament_day_of_sixteen_players_on_four_tables(asgi_server, celery_
         assert org.locator(".hall-table.busy").count() == 0
         shot(org, "organiser-1280-5-day-done")
         org.goto(f"{base}/competitions/{slug}/")
-        shot(org, "organiser-1280-6-competition-page")
+        shot(org, "organiser-1280-6-competition-page", full_page=False)
+        org.locator("#bracket, .bracket").first.scroll_into_view_if_needed()
+        shot(org, "organiser-1280-7-competition-bracket", full_page=False)
 
     assert Fixture.objects.filter(competition=competition).exclude(hall_table=None).count() == 31  # 24 + 4 + 2 + 1
     assert FixtureChange.objects.filter(fixture__competition=competition, kind=FixtureChange.Kind.CALLED).count() == 32
