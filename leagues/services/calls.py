@@ -108,7 +108,7 @@ def _check_free(competition: Competition, fixture: Fixture, table: int, called: 
                 hall_table=table)
         shared = mine & people_of(other)
         if shared:
-            raise ResultConflict("entrant_busy", _("%(name)s is playing at table %(table)s now (%(fixture)s)") % {
+            raise ResultConflict("entrant_busy", _("%(name)s is playing at table %(table)s now: %(fixture)s") % {
                 "name": _who(fixture, sorted(shared)[0]), "table": table_label(competition, other.hall_table),
                 "fixture": str(other)}, fixture=other.pk, hall_table=other.hall_table)
 

@@ -27,6 +27,7 @@ from leagues.models import Competition, Fixture
 from leagues.permissions import referee_refusal, result_role
 from leagues.referee_forms import RefereeResultForm, side_name
 from leagues.rules.official import ResultError
+from leagues.selectors.calls import table_label, table_name
 from leagues.selectors.referees import (
     called_fixtures,
     may_referee,
@@ -58,10 +59,13 @@ def _result_of(fixture: Fixture):
         return None
 
 
-def _named(fixtures: list[Fixture]) -> list[Fixture]:
+def _named(fixtures: list[Fixture], competition: Competition) -> list[Fixture]:
+    """Each fixture with the names a referee reads: its two sides, its official result and its
+    hall table's name (``table_name``: the organiser's "Centre table", "" for none)."""
     for fixture in fixtures:
         fixture.home_shown, fixture.away_shown = side_name(fixture, "home"), side_name(fixture, "away")
         fixture.official = _result_of(fixture)
+        fixture.table_name = table_name(competition, fixture.hall_table) if fixture.hall_table else ""
     return fixtures
 
 
@@ -70,8 +74,8 @@ def referee_index(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(request, slug)
     return render(request, "leagues/referee/index.html", {
         "competition": competition, "tables": tables_of(request.user, competition),
-        "called": _named(called_fixtures(request.user, competition)),
-        "recorded": _named(recorded_fixtures(request.user, competition)),
+        "called": _named(called_fixtures(request.user, competition), competition),
+        "recorded": _named(recorded_fixtures(request.user, competition), competition),
     })
 
 
@@ -133,6 +137,7 @@ def referee_result(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect("site:referee-saved", slug=slug, pk=fixture.pk)
     return render(request, "leagues/referee/result_form.html", {
         "competition": competition, "fixture": fixture, "form": form, "refusal": refusal,
+        "table": table_label(competition, fixture.hall_table),
         "correction": _result_of(fixture) is not None,
         "home_name": form.names["home"], "away_name": form.names["away"], "score_rows": score_rows(form),
     }, status=403 if refusal else 200)
@@ -155,6 +160,7 @@ def referee_saved(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     result = _result_of(fixture)
     return render(request, "leagues/referee/saved.html", {
         "competition": competition, "fixture": fixture, "result": result,
+        "table": table_label(competition, fixture.hall_table),
         "home_name": side_name(fixture, "home"), "away_name": side_name(fixture, "away"),
         "can_correct": result is not None and result.recorded_by_id == request.user.pk,
     })

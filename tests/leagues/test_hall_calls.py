@@ -81,7 +81,7 @@ def test_two_tables_calling_the_same_player_the_second_is_refused_entrant_busy()
     assert response.status_code == 409
     body = response.json()
     assert body["error"] == "entrant_busy" and body["hall_table"] == 1 and body["fixture"] == first.pk
-    assert "E1" in body["detail"]
+    assert body["detail"] == f"E1 is playing at table 1 now: {first}"  # the fixture after a colon, not in brackets
     second.refresh_from_db()
     assert second.hall_table is None
     assert not FixtureChange.objects.filter(fixture=second).exists()

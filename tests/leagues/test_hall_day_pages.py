@@ -142,3 +142,15 @@ def test_call_the_next_to_every_free_table_fills_them_in_order():
     assert FixtureChange.objects.get(fixture=round_one[0], kind="called").by.username == "day-organiser"
     response = organiser.post(f"/manage/{competition.slug}/day/call-next/", follow=True)
     assert "Nothing to call" in response.content.decode()
+
+
+def test_the_day_page_says_each_fixtures_group_in_the_ready_list_and_at_its_table():
+    competition, _api = hall(8, tables=2, slug="day-groups", format=Competition.Format.GROUPS_KNOCKOUT, group_count=2)
+    organiser = browser("day-groups-organiser")
+    fixture = competition.fixtures.filter(group__name="B").order_by("round__number", "position").first()
+    ready = organiser.get(f"/manage/{competition.slug}/day/").content.decode()
+    assert "Group B · Round 1" in ready
+    organiser.post(f"/manage/fixtures/{fixture.pk}/call/", {"hall_table": "2"})
+    html = organiser.get(f"/manage/{competition.slug}/day/").content.decode()
+    table = html.split('id="table-2"', 1)[1].split("</li>", 1)[0]
+    assert "Group B · Round 1" in table

@@ -120,6 +120,19 @@ def test_a_knockout_shows_extra_time_and_the_shoot_out_and_its_bracket(client):
     assert f"Ana {final.home.seed} v Ana {final.away.seed}" in section(html, "next")
 
 
+def test_the_bracket_names_the_champion_once_the_final_is_played_and_not_before(client):
+    competition, api = day(4, slug="ko-champion", format=Competition.Format.KNOCKOUT)
+    for semi in open_fixtures(competition):
+        record(api, semi, 2, 0)
+    url = f"/competitions/{competition.slug}/hall/"
+    assert "Champion" not in section(client.get(url).content.decode(), "bracket")
+    final = open_fixtures(competition)[0]
+    record(api, final, 0, 1)
+    bracket = section(client.get(url).content.decode(), "bracket")
+    assert f"Champion {final.away.name}" in bracket
+    assert "Campeón" in section(client.get(url + "?lang=es").content.decode(), "bracket")
+
+
 def test_groups_show_each_groups_table_then_the_bracket_once_the_groups_are_played(client):
     competition, api = day(8, slug="gk", format=Competition.Format.GROUPS_KNOCKOUT, group_count=2)
     html = client.get(f"/competitions/{competition.slug}/hall/").content.decode()

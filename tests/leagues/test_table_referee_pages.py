@@ -175,3 +175,17 @@ def test_the_fixture_page_says_a_referee_recorded_the_result_at_their_table():
     result_record(fixture=Fixture.objects.get(pk=fixture.pk), home_goals=2, away_goals=0, recorded_by=organiser)
     page = Client().get(f"/fixtures/{fixture.pk}/").content.decode()
     assert "Recorded by referee" not in page and "Recorded by the organisers from the table." in page
+
+
+def test_the_referees_pages_name_the_hall_table_as_the_organiser_named_it():
+    competition, organiser, rui, client = hall(table_names=["Centre table"])
+    fixture = called(competition.fixtures.order_by("pk").first(), 1)
+    assert "Centre table" in client.get("/competitions/open/referee/").content.decode()
+    assert "Table 1 · Centre table" in client.get(form_url(fixture)).content.decode()
+
+
+def test_a_refused_form_is_headed_as_a_refusal_not_as_a_form():
+    competition, organiser, rui, client = hall(referee_tables={"rui": [1]})
+    fixture = called(competition.fixtures.order_by("pk").first(), 2)
+    page = client.get(form_url(fixture)).content.decode()
+    assert "You cannot record this result" in page and "Record the result" not in page
