@@ -37,6 +37,11 @@ PASSWORD = "teamday-pass"
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 
+NAMES = ["Marco Rossi, Luca Bianchi, Paolo Conti, Gianni Ferri, Dario Galli",
+         "Rui Costa, Ana Ferreira, Tiago Moura, Joana Lopes, Nuno Reis",
+         "Sofía Gómez, Javier Ruiz, Lucía Navarro, Pablo Ortega, Elena Vidal",
+         "Hana Novak, Tomas Berg, Ivo Kral, Mira Stein, Otto Lange"]
+
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
@@ -83,6 +88,10 @@ def test_a_club_championship_played_through_with_a_game_online_and_a_spectator(l
     shots = Path(os.environ.get("TEAM_SCREENSHOTS") or "/tmp/teamday")
     shots.mkdir(parents=True, exist_ok=True)
     world = team_world(clubs=4, tables_per_tie=4, slug="liga", halves=1, half_minutes=1, time_zone="UTC")
+    for squad, names in zip(world.players.values(), NAMES, strict=True):  # names as a club's players have
+        for player, name in zip(squad, names.split(", "), strict=True):
+            player.first_name, player.last_name = name.split(" ", 1)
+            player.save(update_fields=["first_name", "last_name"])
     base = live_server.url
     tie, other = world.ties(1)
     home_team, away_team = tie.home, tie.away

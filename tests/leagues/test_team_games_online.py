@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from leagues.models import Fixture
 from leagues.services.kickoffs import fixture_set_venue
 from matches.models import Match
+from matches.names import title_shown
 from matches.services.play import PlayError
 from tests.leagues.team_world import as_user, team_world
 
@@ -64,3 +65,21 @@ def test_a_tie_moved_online_takes_its_games_not_yet_decided_with_it():
         fixture_set_venue(fixture=tie, venue="table", by=world.organiser)
     assert refused.value.code == "online_match_started"
     assert Fixture.with_games.get(pk=tie.pk).venue == "online"  # refused whole
+
+
+def test_a_games_match_is_titled_by_its_round_and_table_in_the_readers_language():
+    """The board of a tie's game says which table of the round it is, as the tie page does."""
+    world = team_world(clubs=2, tables_per_tie=2, venue="online", slug="copa")
+    tie = world.ties()[0]
+    world.lineups(tie)
+    kickoff = timezone.now() + timedelta(minutes=10)
+    Fixture.with_games.filter(pk=tie.pk).update(kickoff_at=kickoff)
+    Fixture.with_games.filter(tie=tie).update(kickoff_at=kickoff)
+    game = world.games(tie)[1]
+    assert as_user(world.players[tie.home_id][1].user).post(f"/api/fixtures/{game.pk}/check-in/").status_code == 200
+    match = Match.objects.get(pk=Fixture.with_games.get(pk=game.pk).match_id)
+    assert match.title == "Copa, Round 1, Table 2"
+    board = world.api.get(f"/matches/{match.pk}/").content.decode()
+    assert f'<a href="/fixtures/{game.pk}/">Copa, Round 1, Table 2</a>' in board
+    with translation.override("es"):
+        assert title_shown(match.title) == "Copa, Jornada 1, Mesa 2"
