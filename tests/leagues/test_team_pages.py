@@ -58,6 +58,15 @@ class TestTiePage:
         html = page(Client(), tie)
         assert "Line-ups closed at " in html and "Line-ups until " not in html
 
+    def test_the_competition_page_scores_each_tie_by_its_game_points_as_the_tie_page(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(3, 0), (3, 0), (0, 1), (0, 1)])  # 2-2 on game points, goals 6-2
+        html = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+        assert '<span class="score" title="">2–2</span>' in html and "6–2" not in html
+        assert "2–2" in page(Client(), tie)
+
     def test_the_team_standings_name_their_column_team(self):
         world = team_world(clubs=2)
         tie = world.ties()[0]
