@@ -112,7 +112,8 @@ def test_a_club_championship_played_through_with_a_game_online_and_a_spectator(l
     # hidden from the other club until both are in
     home_captain = signed_in(chromium, base, home_team.captain, DESKTOP)
     line_up(home_captain, base, tie, "home", home_squad[:4], shots / "lineup-form-1280.png")
-    assert f"{home_team.name}: line-up in" in home_captain.inner_text("#lineup-state")
+    assert (f"{home_team.name}: line-up in, shown to you; the other team sees it once both are in"
+            in home_captain.inner_text("#lineup-state"))
     away_captain = signed_in(chromium, base, away_team.captain, PHONE)
     away_captain.goto(f"{base}/fixtures/{tie.pk}/")
     assert f"{home_team.name}: line-up in, hidden until both are in" in away_captain.inner_text("#lineup-state")
@@ -192,6 +193,14 @@ def test_a_club_championship_played_through_with_a_game_online_and_a_spectator(l
     spectator.wait_for_function(f"botonera.lastSeq() > {seq} && botonera.idle()", timeout=8000)
     assert f"flicks button {piece} at" in spectator.inner_text("#feed")
     spectator.screenshot(path=str(shots / "spectator-board-1280.png"))
+    watcher = chromium.new_context(**PHONE).new_page()  # a second spectator, on a phone, opened late
+    watcher.goto(f"{base}/matches/{match.pk}/")
+    watcher.wait_for_function(f"window.botonera && botonera.lastSeq() > {seq} && botonera.feedCount() > 0 "
+                              "&& botonera.idle()", timeout=8000)
+    assert "flicks button 1 at 400 mm/s." in watcher.inner_text("#feed")  # the calls made before it opened
+    no_overflow(watcher)
+    watcher.screenshot(path=str(shots / "spectator-board-390.png"))
+    watcher.context.close()
     away_player.screenshot(path=str(shots / "player-board-390.png"))
 
     # while the minute runs: a game of the other tie, at a table, reported by its home player
