@@ -6,8 +6,8 @@ The fixture generator stores them in English ("Round 3", "Round of 16", "Quarter
 elimination's "Winners' bracket round 2", "Losers' bracket round 3", "Grand final", "Grand final
 (reset)", and the stages "League", "Groups", "Knockout", "Winners' bracket", "Losers' bracket"; a
 season's "Season 2026-27"), and a
-match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a practice
-is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
+match played for a fixture keeps its title in English too ("Liga Botonera, Round 5"; a game of a
+team tie "Interclub, Round 2, Table 3"; a practice is "Practice"). They are data (the API, the imports and the exports read them as stored); a page
 shows them through ``shown(name)`` and ``title_shown(title)``, which translate the ones the site
 made and leave a name an organiser typed as it is.
 """
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 PRACTICE = gettext_noop("Practice")  # a practice match's stored title
 
 _ROUND = re.compile(r"^Round (\d+)$")
+_TABLE = re.compile(r"^Table (\d+)$")  # a team tie's game: its table in the tie
 _SEASON = re.compile(r"^Season (\d{4}(?:[-/]\d{2,4})?)$")  # the demo's and the admin's "Season 2026-27"
 _ROUND_OF = re.compile(r"^Round of (\d+)$")
 # the placement matches' labels (``leagues.rules.bracket_layout.band_label``)
@@ -123,10 +124,13 @@ def _shown_in(language: str | None, text: str) -> str:
 
 def title_shown(title: str) -> str:
     """A match's stored title in the active language: "Practice", and the round after the last
-    comma of "COMPETITION, ROUND" (the competition's name is an organiser's, kept as it is)."""
+    comma of "COMPETITION, ROUND" (the competition's name is an organiser's, kept as it is), and
+    of "COMPETITION, ROUND, Table N" for a team tie's game."""
     if not title:
         return ""
     if title == PRACTICE:
         return _(PRACTICE)
     head, comma, tail = title.rpartition(", ")
+    if comma and (table := _TABLE.match(tail)):
+        return f"{title_shown(head)}{comma}{_('Table %(n)s') % {'n': table.group(1)}}"
     return f"{head}{comma}{shown(tail)}" if comma else shown(title)

@@ -27,6 +27,15 @@ def who(entrant) -> str:
     return entrant.player.full_name if entrant.player_id else entrant.name
 
 
+def side_name(fixture: Fixture, side: str) -> str:
+    """A side of ``fixture`` as its report sentences name it: a team tie's game, once both its
+    players are lined up (so both line-ups are in, and shown to everyone), by the player at that
+    side of its table; any other fixture by ``who``."""
+    if fixture.tie_id is not None and fixture.home_player_id and fixture.away_player_id:
+        return (fixture.home_player if side == "home" else fixture.away_player).full_name
+    return who(fixture.entrant(side))
+
+
 def _score(report: ResultReport) -> str:
     if report.outcome == "walkover":
         return _("a walkover")
@@ -39,8 +48,8 @@ def _score(report: ResultReport) -> str:
 def report_sentence(fixture: Fixture, report: ResultReport, *, other: ResultReport | None = None) -> str:
     """The stage of ``report`` in words ("Ana reported 2-1 on Tue 1 Dec, 20:14; waiting for
     Marco's confirmation until Thu 3 Dec, 20:14")."""
-    reporter = who(fixture.entrant(report.side))
-    opponent = who(fixture.entrant("away" if report.side == "home" else "home"))
+    reporter, opponent = (side_name(fixture, side) for side in
+                          (report.side, "away" if report.side == "home" else "home"))
     values = {"reporter": reporter, "opponent": opponent, "score": _score(report),
               "when": _at(report.reported_at, fixture), "deadline": _at(report.confirm_by, fixture)}
     status = report.status

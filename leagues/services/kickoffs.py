@@ -107,8 +107,9 @@ def fixture_set_venue(*, fixture: Fixture, venue: str, reason: str = "", by=None
                       now: datetime | None = None) -> Fixture:
     """Where ``fixture`` is played: ``online``, ``table``, or ``""`` (its competition's venue).
     An online match set up but not started is annulled (a new one is set up at the next
-    check-in); the check-in window counts from now. Raises ``PlayError`` 409 when the fixture
-    is decided or its online match has started (annul it first), 400 for an unknown venue."""
+    check-in); the check-in window counts from now. A tie's games not yet decided go with it.
+    Raises ``PlayError`` 409 when the fixture is decided or its online match (or one of its
+    games' matches) has started (annul it first), 400 for an unknown venue."""
     now = now or timezone.now()
     if venue not in ("", *Venue.values):
         raise PlayError(400, "malformed", _("venue must be online, table or empty"), field="venue")
@@ -133,4 +134,9 @@ def fixture_set_venue(*, fixture: Fixture, venue: str, reason: str = "", by=None
         change_record(fixture=fixture, kind=FixtureChange.Kind.VENUE, before=before,
                       after={**fixture_state(fixture, result=None), "venue": fixture.effective_venue},
                       by=by, reason=reason, now=now)
+        if fixture.tie_id is None and fixture.competition.is_team:
+            # a tie's games not yet decided are played where it is (one with a started match refuses all)
+            for game in Fixture.with_games.filter(tie=fixture, status__in=Fixture.OPEN | {Fixture.Status.CANCELLED}
+                                                  ).exclude(venue=venue).order_by("table"):
+                fixture_set_venue(fixture=game, venue=venue, reason=reason, by=by, now=now)
     return fixture

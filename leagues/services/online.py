@@ -107,7 +107,7 @@ def match_setup_for(fixture: Fixture, *, computer_sides: tuple[str, ...] = ()) -
         rule_set=competition.rule_set, rule_params=params, kickoff_at=fixture.kickoff_at,
         checkin_opens_at=fixture.checkin_opens_at, checkin_deadline_at=fixture.checkin_closes_at,
         home_user=user_at(fixture, "home"), away_user=user_at(fixture, "away"), computer_sides=computer_sides,
-        title=f"{competition.name}, {fixture.round}", url=reverse("site:fixture", args=[fixture.pk]),
+        title=f"{competition.name}, {fixture.round}" + (f", Table {fixture.table}" if fixture.tie_id else ""), url=reverse("site:fixture", args=[fixture.pk]),
         sides={"home": _names(fixture.home, player_at(fixture, "home")),
                "away": _names(fixture.away, player_at(fixture, "away"))},
     )

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from leagues.selectors.calls import table_label
-from leagues.templatetags.botonera import result_of, score_note, shown, who
+from leagues.templatetags.botonera import halves, result_of, score_note, shown, who
 from leagues.templatetags.kickoff import kickoff
 
 register = template.Library()
@@ -56,6 +56,9 @@ def _side(fixture, side: str, won: str, urls) -> SafeString:
 
 
 def _score(fixture, result, note: str) -> SafeString:
+    if result is not None and result.home_game_points is not None:  # a team tie: its game points, as its page
+        return format_html('<span class="score" title="{}">{}–{}</span>', note, halves(result.home_game_points),
+                           halves(result.away_game_points))
     if result is not None:
         return format_html('<span class="score" title="{}">{}–{}</span>', note, result.home_goals, result.away_goals)
     if fixture.status == "bye":

@@ -157,6 +157,8 @@ def team_fixture_context(fixture: Fixture, *, user, now) -> dict:
         game.official = result_of(game)
     return {
         "is_tie": True, "games": games, "lineup_deadline": lineup_deadline(fixture),
+        "lineup_closed": lineup_closed(fixture, now=now),
+        "lineups_public": bool(fixture.home_lineup_at and fixture.away_lineup_at) or lineup_closed(fixture, now=now),
         "lineup_forms": lineup_forms(fixture, games, user=user, now=now),
         "sides": [(side, fixture.entrant(side)) for side in ("home", "away") if fixture.entrant(side)],
         "lineups_shown": [side for side in ("home", "away") if shown[side]],

@@ -135,10 +135,13 @@ def test_a_games_player_reports_it_from_the_games_page(world):
     client.force_login(home.user)
     html = client.get(f"/fixtures/{game.pk}/").content.decode()
     assert f'action="/fixtures/{game.pk}/report/"' in html
+    assert f"<label>{home.full_name} <input" in html and f'id="report-away"> {away.full_name}</label>' in html
     answer = client.post(f"/fixtures/{game.pk}/report/", {"home_goals": 1, "away_goals": 1})
     assert answer.status_code == 302
     other = as_user(away.user)
     other.force_login(away.user)
+    html = other.get(f"/fixtures/{game.pk}/").content.decode()  # the players, not their teams, by name
+    assert f"{home.full_name} reported 1-1 on " in html and f"waiting for {away.full_name}&#x27;s confirmation" in html
     assert other.post(f"/fixtures/{game.pk}/confirm-result/").status_code == 302
     game.refresh_from_db()
     assert game.status == Fixture.Status.PLAYED

@@ -3,11 +3,13 @@ as the reader may see them, the games' results, the derived tie result), a game'
 competition page's team standings and ties."""
 from __future__ import annotations
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from leagues.models import Competition, Fixture, PlayerRating, Standing
 from leagues.services.ratings import ratings_recompute
@@ -36,6 +38,43 @@ class TestTiePage:
         world.lineup(tie, "away")
         html = page(Client(), tie)
         assert all(p.full_name in html for p in home_players)
+
+    def test_a_captain_is_told_his_line_up_is_not_yet_shown_to_the_other_team(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        assert world.lineup(tie, "home").status_code == 200
+        captain = Client()
+        captain.force_login(tie.home.captain)
+        assert "line-up in, shown to you; the other team sees it once both are in" in page(captain, tie)
+        world.lineup(tie, "away")
+        html = page(captain, tie)
+        assert "shown to you" not in html and f"{tie.home.name}: line-up in</span>" in html
+
+    def test_a_line_up_deadline_passed_says_the_line_ups_are_closed(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        assert "Line-ups until " in page(Client(), tie)
+        Fixture.objects.filter(pk=tie.pk).update(kickoff_at=timezone.now() + timedelta(minutes=10))
+        html = page(Client(), tie)
+        assert "Line-ups closed at " in html and "Line-ups until " not in html
+
+    def test_the_competition_page_scores_each_tie_by_its_game_points_as_the_tie_page(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(3, 0), (3, 0), (0, 1), (0, 1)])  # 2-2 on game points, goals 6-2
+        html = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+        assert '<span class="score" title="">2–2</span>' in html and "6–2" not in html
+        assert "2–2" in page(Client(), tie)
+
+    def test_the_team_standings_name_their_column_team(self):
+        world = team_world(clubs=2)
+        tie = world.ties()[0]
+        world.lineups(tie)
+        world.play(tie, [(2, 0), (1, 1), (0, 3), (4, 1)])
+        standings_recompute(competition_id=world.competition.pk)
+        html = Client().get(f"/competitions/{world.competition.slug}/").content.decode()
+        assert 'id="standings"' in html and "<th>Team</th>" in html and "<th>Entrant</th>" not in html
 
     def test_the_games_results_and_the_derived_tie_result(self):
         world = team_world(clubs=2)

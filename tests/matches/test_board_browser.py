@@ -23,7 +23,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.browser import board_aim as _aim
 from tests.browser import chromium, sign_in
+from tests.browser import mouse_flick as _mouse_flick
 
 PASSWORD = "board-test-pw"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}  # a laptop
@@ -76,38 +78,6 @@ def _kicked_off(slug: str):
 
 def _sign_in(browser, base: str, username: str, device: dict):
     return sign_in(browser.new_context(**device).new_page(), base, username, PASSWORD)
-
-
-def _aim(page, side: str, piece: str | None, speed: float) -> dict:
-    """Where to press and where to let go to flick ``piece`` of ``side`` (the nearest to the
-    ball that may play, by default) at the ball at ``speed`` mm/s: a pull straight back."""
-    target = page.evaluate("""([side, piece]) => {
-        const v = botonera.pieces(), ball = v.ball, barred = botonera.header().may_not_play || {};
-        let best = piece, bestD = Infinity;
-        if (!best) for (const [pid, p] of Object.entries(v.pieces[side])) {
-            if (pid === 'gk' || pid in barred) continue;
-            const d = Math.hypot(p[0] - ball[0], p[1] - ball[1]);
-            if (d < bestD) { best = pid; bestD = d; }
-        }
-        return {piece: best, at: botonera.screenOf(side, best), ball: botonera.screenOf(side, 'ball')};
-    }""", [side, piece])
-    x, y = target["at"]["x"], target["at"]["y"]
-    dx, dy = target["ball"]["x"] - x, target["ball"]["y"] - y
-    norm = max(1e-6, (dx * dx + dy * dy) ** 0.5)
-    pull = speed / 2500 * 300 * target["at"]["scale"]  # a 300 mm pull is the fastest flick (aim.js)
-    return {"piece": target["piece"], "from": (x, y), "to": (x - dx / norm * pull, y - dy / norm * pull)}
-
-
-def _mouse_flick(page, side: str, piece: str | None = None, speed: float = 900) -> str:
-    page.wait_for_function("botonera.idle()")
-    aim = _aim(page, side, piece, speed)
-    (x0, y0), (x1, y1) = aim["from"], aim["to"]
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for k in range(1, 6):
-        page.mouse.move(x0 + (x1 - x0) * k / 5, y0 + (y1 - y0) * k / 5)
-    page.mouse.up()
-    return aim["piece"]
 
 
 def _finger(page):
