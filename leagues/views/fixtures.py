@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -164,6 +165,8 @@ def team_fixture_context(fixture: Fixture, *, user, now) -> dict:
         "lineups_shown": [side for side in ("home", "away") if shown[side]],
         "lineups_in": [side for side in ("home", "away") if getattr(fixture, f"{side}_lineup_at")],
         "needs_shootout": fixture.is_knockout and tie_needs_shootout(fixture),
+        # a table played online follows its match by the spectators' socket (``static/js/tie.js``)
+        "live_url": f"{settings.LIVE_URL}/",
     }
 
 
