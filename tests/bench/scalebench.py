@@ -37,7 +37,9 @@ from __future__ import annotations
 import argparse
 import csv
 import http.client
+import importlib
 import io
+import itertools
 import json
 import os
 import random
@@ -251,15 +253,19 @@ def print_import(data: list[dict]) -> None:
 # --- HTTP load ----------------------------------------------------------------------------------
 
 
-def load_run(port: int, path: str, *, seconds: float, connections: int, headers: dict | None = None) -> dict:
+def load_run(port: int, path: str, *, seconds: float, connections: int, headers: dict | None = None,
+             readers: list[dict] | None = None) -> dict:
     """Requests per second and latency percentiles of ``path`` under ``connections``
-    keep-alive clients for ``seconds`` (``wrk`` when installed)."""
+    keep-alive clients for ``seconds`` (``wrk`` when installed). ``readers``: header sets (a
+    signed-in reader's session cookie each), taken in turn request after request, so that every
+    request is a different reader's (the Python client then, whether ``wrk`` is installed or not)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=60)  # warm: the steady state is measured
     conn.request("GET", path, headers=headers or {})
     conn.getresponse().read()
     conn.close()
-    if shutil.which("wrk"):
+    if shutil.which("wrk") and not readers:
         return _wrk(port, path, seconds=seconds, connections=connections, headers=headers or {})
+    turn = itertools.count()
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -270,8 +276,9 @@ def load_run(port: int, path: str, *, seconds: float, connections: int, headers:
         mine = []
         while time.monotonic() < stop:
             start = time.perf_counter()
+            sent = {**(headers or {}), **(readers[next(turn) % len(readers)] if readers else {})}
             try:
-                conn.request("GET", path, headers=headers or {})
+                conn.request("GET", path, headers=sent)
                 response = conn.getresponse()
                 response.read()
                 if response.status >= 400:
@@ -354,7 +361,44 @@ def _prepare_site(args) -> dict:
     plan = loadtest.create_matches(run, 1, rule_set="one_touch", turn_seconds=600)[0]
     static = next((ROOT / "staticfiles" / "css").glob("site*.css"))
     return {"run": run, "plan": plan, "league": league.slug,
-            "static": f"/static/css/{static.name}"}
+            "static": f"/static/css/{static.name}", "readers": _signed_in_readers(run, args.readers,
+                                                                                 secret_key=_secret_key(args))}
+
+
+def _secret_key(args) -> str:
+    """The servers' ``SECRET_KEY``, one per run: the readers' sessions are signed with it."""
+    if not getattr(args, "secret_key", None):
+        args.secret_key = uuid.uuid4().hex * 2
+    return args.secret_key
+
+
+def _signed_in_readers(run: str, count: int, *, secret_key: str) -> list[dict]:
+    """``count`` distinct users, each signed in: the ``Cookie`` header of their session (made as
+    ``django.contrib.auth.login`` makes it, in the sessions' own store, signed with the servers'
+    ``secret_key``), and ``X-Reader``, their username, to read pages as them."""
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.test.utils import override_settings
+
+    store = importlib.import_module(settings.SESSION_ENGINE).SessionStore
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"{run}-reader-{i:03d}", password="!") for i in range(count)])
+    cookies = []
+    with override_settings(SECRET_KEY=secret_key):
+        for user in users:
+            session = store()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append({"Cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}",
+                            "X-Reader": user.username})
+    return cookies
 
 
 def _server(args, *, asgi: bool, workers: int) -> procfile.Served:
@@ -368,7 +412,7 @@ def _server(args, *, asgi: bool, workers: int) -> procfile.Served:
            if key not in ("REDIS_URL", "DB_CONN_MAX_AGE", "DB_POOL", "WEB_CONCURRENCY", "WEB_THREADS",
                           "LIVE_CONCURRENCY", "GUNICORN_CMD_ARGS")}
     env.update({
-        "DATABASE_URL": args.database_url, "DEBUG": "0", "SECRET_KEY": uuid.uuid4().hex * 2,
+        "DATABASE_URL": args.database_url, "DEBUG": "0", "SECRET_KEY": _secret_key(args),
         "SECURE_SSL_REDIRECT": "0", "ALLOWED_HOSTS": f"{HOST},localhost", "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "config.settings",
         # every watcher of the bench connects from 127.0.0.1: the cap on one address's sockets
@@ -402,17 +446,24 @@ def _check_in(port: int, plan) -> tuple[int, dict]:
 
 
 def part_http(args, site: dict, port: int, seq: int) -> dict:
+    page, standings = f"/competitions/{site['league']}/", f"/api/competitions/{site['league']}/standings/"
     paths = {
-        "competition page": f"/competitions/{site['league']}/",
-        "standings API": f"/api/competitions/{site['league']}/standings/",
-        "feed, nothing new": f"/matches/{site['plan'].match_id}/feed/?after={seq}",
+        "competition page": (page, None),
+        "standings API": (standings, None),
+        "feed, nothing new": (f"/matches/{site['plan'].match_id}/feed/?after={seq}", None),
+        # each request a different one of the signed-in readers (``--readers``, 200 by default)
+        "page, signed in": (page, site["readers"]),
+        "API, signed in": (standings, site["readers"]),
     }
+    _check_own_parts(port, page, site["readers"])
     figures: dict = {name: {"runs": [], "static": []} for name in paths}
     for _run in range(args.runs):
-        for name, path in paths.items():
+        for name, (path, readers) in paths.items():
+            # the static file served the same way: by the same client, with the same cookies
             figures[name]["static"].append(load_run(port, site["static"], seconds=args.seconds,
-                                                    connections=args.connections))
-            figures[name]["runs"].append(load_run(port, path, seconds=args.seconds, connections=args.connections))
+                                                    connections=args.connections, readers=readers))
+            figures[name]["runs"].append(load_run(port, path, seconds=args.seconds, connections=args.connections,
+                                                  readers=readers))
     for name in paths:
         f = figures[name]
         f["rps"] = statistics.median(r["rps"] for r in f["runs"])
@@ -422,6 +473,18 @@ def part_http(args, site: dict, port: int, seq: int) -> dict:
         f["errors"] = sum(r["errors"] for r in f["runs"])
         f["tool"] = f["runs"][0]["tool"]
     return figures
+
+
+def _check_own_parts(port: int, path: str, readers: list[dict]) -> None:
+    """Each signed-in reader's page is their own (the header names them), whatever the cache
+    serves the others: checked for a few readers before the load."""
+    for reader in readers[:3] + readers[-2:]:
+        conn = http.client.HTTPConnection(HOST, port, timeout=60)
+        conn.request("GET", path, headers={"Cookie": reader["Cookie"]})
+        body = conn.getresponse().read().decode("utf-8", "replace")
+        conn.close()
+        if reader["X-Reader"] not in body:
+            raise SystemExit(f"{path}: the page of {reader['X-Reader']} does not name them: not their own page")
 
 
 def print_http(figures: dict, args) -> None:
@@ -641,6 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="the web line's WEB_THREADS, or live's DB_POOL (default: the Procfile's own)")
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--readers", type=int, default=200, help="distinct signed-in readers (default 200)")
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--watchers", type=int, default=1000)
