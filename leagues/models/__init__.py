@@ -1,6 +1,7 @@
 """The models of leagues, by domain: ``registry`` (clubs, players, seasons), ``competitions``
-(competitions to standings), ``year`` (ratings, ranking, sign-ups), ``tokens`` and ``signins``
-(failed sign-ins counted per account). Every model is imported from here:
+(competitions to rounds, and their entrants), ``fixtures`` (fixtures, results, history,
+standings), ``year`` (ratings, ranking, sign-ups), ``tokens`` and ``signins`` (failed sign-ins
+counted per account). Every model is imported from here:
 ``from leagues.models import Fixture``."""
 from matches.status import InvalidTransition
 
@@ -14,16 +15,10 @@ from .competitions import (
     Competition,
     Entrant,
     EntrantKind,
-    Fixture,
-    FixtureChange,
     Group,
-    Outcome,
-    Result,
     Round,
     SeedingMethod,
-    Side,
     Stage,
-    Standing,
     TiebreakPreset,
     TieDecider,
     Venue,
@@ -34,6 +29,7 @@ from .competitions import (
     validate_first_date,
     validate_time_zone,
 )
+from .fixtures import Fixture, FixtureChange, Outcome, Result, Side, Standing
 from .registry import (
     Club,
     ClubMembership,

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .competitions import Fixture, Outcome
+from .fixtures import Fixture, Outcome
 
 
 class ResultReport(models.Model):

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .competitions import Fixture
+from .fixtures import Fixture
 
 
 class ResultRequest(models.Model):
