@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -154,3 +155,25 @@ def test_the_day_page_says_each_fixtures_group_in_the_ready_list_and_at_its_tabl
     html = organiser.get(f"/manage/{competition.slug}/day/").content.decode()
     table = html.split('id="table-2"', 1)[1].split("</li>", 1)[0]
     assert "Group B · Round 1" in table
+
+
+def test_the_day_page_gives_the_call_and_the_rest_in_the_competitions_time_zone():
+    # A hall three hours behind UTC: the wall clock, not the server's, says when a fixture was
+    # called and when a resting player may be called again.
+    competition, api = hall(4, tables=2, time_zone="America/Sao_Paulo", min_rest_minutes=30)
+    first, second = first_two(competition)
+    assert api.post(f"/api/fixtures/{first.pk}/call/", {"hall_table": 1}, format="json").status_code == 200
+    first.refresh_from_db()
+    local = timezone.localtime(first.called_at, competition.zone).strftime("%H:%M")
+    utc = timezone.localtime(first.called_at, UTC).strftime("%H:%M")
+    assert local != utc
+    html = browser("day-organiser").get(f"/manage/{competition.slug}/day/").content.decode()
+    assert f"called {local}" in html and f"called {utc}" not in html
+    assert api.post(f"/api/fixtures/{first.pk}/result/", {"home_goals": 1, "away_goals": 0},
+                    format="json").status_code in (200, 201)
+    first.refresh_from_db()
+    ended = first.result.recorded_at + timedelta(minutes=30)
+    local = timezone.localtime(ended, competition.zone).strftime("%H:%M")
+    utc = timezone.localtime(ended, UTC).strftime("%H:%M")
+    html = browser("day-organiser").get(f"/manage/{competition.slug}/day/").content.decode()
+    assert f"from {local}" in html and f"from {utc}" not in html
