@@ -177,3 +177,25 @@ def test_the_day_page_gives_the_call_and_the_rest_in_the_competitions_time_zone(
     utc = timezone.localtime(ended, UTC).strftime("%H:%M")
     html = browser("day-organiser").get(f"/manage/{competition.slug}/day/").content.decode()
     assert f"from {local}" in html and f"from {utc}" not in html
+
+
+def test_a_result_recorded_from_the_day_page_goes_back_to_the_day_page():
+    competition, api = hall(4, tables=2)
+    first, _second = first_two(competition)
+    assert api.post(f"/api/fixtures/{first.pk}/call/", {"hall_table": 1}, format="json").status_code == 200
+    organiser = browser("day-organiser")
+    day = f"/manage/{competition.slug}/day/"
+    link = f"/manage/fixtures/{first.pk}/result/?from=day"
+    assert link in organiser.get(day).content.decode()
+    data = form_data(organiser.get(link).content.decode(), "")
+    data.update(outcome="played", home_goals="2", away_goals="1")
+    response = organiser.post(link, data)
+    assert response.status_code == 302 and response["Location"] == day
+    first.refresh_from_db()
+    assert first.status == "played" and first.hall_table == 1
+    assert organiser.post(link, data)["Location"] == day  # saved again untouched: back there too
+    # opened from anywhere else, the form goes to the fixture's page as before
+    form = f"/manage/fixtures/{first.pk}/result/"
+    data = form_data(organiser.get(form).content.decode(), "")
+    data.update(home_goals="3")
+    assert organiser.post(form, data)["Location"] == f"/fixtures/{first.pk}/"
