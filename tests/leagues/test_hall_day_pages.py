@@ -199,3 +199,19 @@ def test_a_result_recorded_from_the_day_page_goes_back_to_the_day_page():
     data = form_data(organiser.get(form).content.decode(), "")
     data.update(home_goals="3")
     assert organiser.post(form, data)["Location"] == f"/fixtures/{first.pk}/"
+
+
+def test_a_call_from_a_page_opened_before_another_call_does_not_move_the_fixture():
+    # Two tabs (or two organisers) show the same ready fixture: the first calls it to table 1,
+    # the other, not reloaded, to table 2. The players were sent to table 1: it stays there.
+    competition, _api = hall(4, tables=2)
+    first, _second = first_two(competition)
+    organiser = browser("day-organiser")
+    organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"})
+    response = organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "2"}, follow=True)
+    assert "is at table 1 already: withdraw that call first" in response.content.decode()
+    first.refresh_from_db()
+    assert first.hall_table == 1
+    assert FixtureChange.objects.filter(fixture=first, kind="called").count() == 1
+    organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"})  # a double click: still one call
+    assert FixtureChange.objects.filter(fixture=first, kind="called").count() == 1
