@@ -254,6 +254,14 @@ def _same_result(result: Result | None, data: dict) -> bool:
                for name, stored in RESULT_FORM_FIELDS.items())
 
 
+def _after_result(request: HttpRequest, fixture: Fixture) -> HttpResponse:
+    """Where a saved result form goes: back to the tournament day page when it was opened from
+    there (``?from=day``), else to the fixture's page."""
+    if request.GET.get("from") == "day":
+        return redirect("site:hall-day", slug=fixture.competition.slug)
+    return redirect("site:fixture", pk=fixture.pk)
+
+
 @login_required
 def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _managed_fixture(request, pk)
@@ -273,7 +281,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     cascade_needed = None
     if request.method == "POST" and form.is_valid() and _same_result(result, form.cleaned_data):
         messages.info(request, _("The result is unchanged."))  # saved untouched: nothing recorded again
-        return redirect("site:fixture", pk=fixture.pk)
+        return _after_result(request, fixture)
     if request.method == "POST" and form.is_valid():
         try:
             result_record(fixture=fixture, recorded_by=request.user, **form.cleaned_data)
@@ -290,7 +298,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, capfirst(exc.detail))
         else:
             messages.success(request, _("The result of %(fixture)s is recorded.") % {"fixture": fixture})
-            return redirect("site:fixture", pk=fixture.pk)
+            return _after_result(request, fixture)
     return render(request, "leagues/manage/result_form.html", {
         "form": form, "fixture": fixture, "competition": fixture.competition, "correction": result is not None,
         "cascade_needed": cascade_needed,

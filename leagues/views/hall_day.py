@@ -102,6 +102,14 @@ def fixture_call_view(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         messages.error(request, _("Choose a table."))
         return _back(fixture)
+    if fixture.hall_table is not None and fixture.hall_table != table:
+        # The page's only call form is the ready list's: a fixture at a table by now was called
+        # from another tab or by another organiser while this page was open. Its players were
+        # sent to that table: the page does not move it behind their backs (the API still does).
+        messages.error(request, _("%(fixture)s is at table %(table)s already: withdraw that call first to call "
+                                  "it to another table.") % {
+            "fixture": pairing(fixture), "table": table_label(fixture.competition, fixture.hall_table)})
+        return _back(fixture)
     try:
         fixture = fixture_call(fixture=fixture, hall_table=table, by=request.user)
     except (ResultError, ResultConflict, Busy) as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -154,3 +155,63 @@ def test_the_day_page_says_each_fixtures_group_in_the_ready_list_and_at_its_tabl
     html = organiser.get(f"/manage/{competition.slug}/day/").content.decode()
     table = html.split('id="table-2"', 1)[1].split("</li>", 1)[0]
     assert "Group B · Round 1" in table
+
+
+def test_the_day_page_gives_the_call_and_the_rest_in_the_competitions_time_zone():
+    # A hall three hours behind UTC: the wall clock, not the server's, says when a fixture was
+    # called and when a resting player may be called again.
+    competition, api = hall(4, tables=2, time_zone="America/Sao_Paulo", min_rest_minutes=30)
+    first, second = first_two(competition)
+    assert api.post(f"/api/fixtures/{first.pk}/call/", {"hall_table": 1}, format="json").status_code == 200
+    first.refresh_from_db()
+    local = timezone.localtime(first.called_at, competition.zone).strftime("%H:%M")
+    utc = timezone.localtime(first.called_at, UTC).strftime("%H:%M")
+    assert local != utc
+    html = browser("day-organiser").get(f"/manage/{competition.slug}/day/").content.decode()
+    assert f"called {local}" in html and f"called {utc}" not in html
+    assert api.post(f"/api/fixtures/{first.pk}/result/", {"home_goals": 1, "away_goals": 0},
+                    format="json").status_code in (200, 201)
+    first.refresh_from_db()
+    ended = first.result.recorded_at + timedelta(minutes=30)
+    local = timezone.localtime(ended, competition.zone).strftime("%H:%M")
+    utc = timezone.localtime(ended, UTC).strftime("%H:%M")
+    html = browser("day-organiser").get(f"/manage/{competition.slug}/day/").content.decode()
+    assert f"from {local}" in html and f"from {utc}" not in html
+
+
+def test_a_result_recorded_from_the_day_page_goes_back_to_the_day_page():
+    competition, api = hall(4, tables=2)
+    first, _second = first_two(competition)
+    assert api.post(f"/api/fixtures/{first.pk}/call/", {"hall_table": 1}, format="json").status_code == 200
+    organiser = browser("day-organiser")
+    day = f"/manage/{competition.slug}/day/"
+    link = f"/manage/fixtures/{first.pk}/result/?from=day"
+    assert link in organiser.get(day).content.decode()
+    data = form_data(organiser.get(link).content.decode(), "")
+    data.update(outcome="played", home_goals="2", away_goals="1")
+    response = organiser.post(link, data)
+    assert response.status_code == 302 and response["Location"] == day
+    first.refresh_from_db()
+    assert first.status == "played" and first.hall_table == 1
+    assert organiser.post(link, data)["Location"] == day  # saved again untouched: back there too
+    # opened from anywhere else, the form goes to the fixture's page as before
+    form = f"/manage/fixtures/{first.pk}/result/"
+    data = form_data(organiser.get(form).content.decode(), "")
+    data.update(home_goals="3")
+    assert organiser.post(form, data)["Location"] == f"/fixtures/{first.pk}/"
+
+
+def test_a_call_from_a_page_opened_before_another_call_does_not_move_the_fixture():
+    # Two tabs (or two organisers) show the same ready fixture: the first calls it to table 1,
+    # the other, not reloaded, to table 2. The players were sent to table 1: it stays there.
+    competition, _api = hall(4, tables=2)
+    first, _second = first_two(competition)
+    organiser = browser("day-organiser")
+    organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"})
+    response = organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "2"}, follow=True)
+    assert "is at table 1 already: withdraw that call first" in response.content.decode()
+    first.refresh_from_db()
+    assert first.hall_table == 1
+    assert FixtureChange.objects.filter(fixture=first, kind="called").count() == 1
+    organiser.post(f"/manage/fixtures/{first.pk}/call/", {"hall_table": "1"})  # a double click: still one call
+    assert FixtureChange.objects.filter(fixture=first, kind="called").count() == 1

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues.models import Competition, Entrant, Fixture, Player
+from leagues.models import Competition, Entrant, Fixture, Player, Standing
 from leagues.services.fixtures import fixtures_generate
 
 pytestmark = pytest.mark.django_db(transaction=True)  # results recompute the standings on commit
@@ -104,6 +104,21 @@ def test_a_result_leaves_its_table_and_joins_the_last_results_of_the_parts(clien
     assert re.search(r'class="hall-table free" data-table="2"', html)
     assert "2–2" in section(html, "results") and "table 2" in section(html, "results")
     assert 'id="hall-standings"' in html and "Ana" in section(html, "standings")
+
+
+def test_results_whose_standings_are_not_recomputed_yet_do_not_say_there_is_no_result(client):
+    # The worker has not recomputed the table after the first results (it is busy or down):
+    # the screen says the standings are coming, not that they appear with the first result.
+    competition, api = day(4)
+    record(api, open_fixtures(competition)[0], 1, 0)
+    Standing.objects.filter(competition=competition).delete()
+    standings = section(client.get(f"/competitions/{competition.slug}/hall/parts/").content.decode(), "standings")
+    assert "being recomputed from the latest results" in standings
+    assert "they appear with the first result" not in standings
+    empty, _api = day(4, slug="empty")
+    Standing.objects.filter(competition=empty).delete()
+    standings = section(client.get(f"/competitions/{empty.slug}/hall/parts/").content.decode(), "standings")
+    assert "No standings yet: they appear with the first result." in standings
 
 
 def test_a_knockout_shows_extra_time_and_the_shoot_out_and_its_bracket(client):

@@ -189,3 +189,27 @@ def test_a_refused_form_is_headed_as_a_refusal_not_as_a_form():
     fixture = called(competition.fixtures.order_by("pk").first(), 2)
     page = client.get(form_url(fixture)).content.decode()
     assert "You cannot record this result" in page and "Record the result" not in page
+
+
+def test_a_fixture_not_at_a_table_is_headed_by_its_round_without_a_stray_separator():
+    # The call was withdrawn while the referee had the page open: no table to name.
+    competition, organiser, rui, client = hall()
+    fixture = competition.fixtures.order_by("pk").first()
+    page = client.get(form_url(fixture)).content.decode()
+    heading = re.search(r'<p class="ref-table">(.*?)</p>', page, re.S).group(1)
+    text = re.sub(r"<[^>]+>", "", heading).strip()
+    assert text.startswith("Round 1") and "·" not in text.split("Round")[0]
+    called(fixture, 2)
+    heading = re.search(r'<p class="ref-table">(.*?)</p>', client.get(form_url(fixture)).content.decode(), re.S).group(1)
+    assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", heading)).strip().startswith("Table 2 · Round 1")
+
+
+def test_a_signed_in_person_who_is_no_referee_is_told_why_in_their_language():
+    competition, organiser, rui, client = hall()
+    stranger = Client(HTTP_ACCEPT_LANGUAGE="es")
+    stranger.force_login(User.objects.create_user(username="stranger"))
+    answer = stranger.get("/competitions/open/referee/")
+    assert answer.status_code == 403
+    page = answer.content.decode()
+    assert 'id="forbidden"' in page and "/accounts/login/?next=/competitions/open/referee/" in page
+    assert "Not for this account" not in page and "403 Forbidden" not in page  # in Spanish, not Django's bare page
