@@ -24,6 +24,7 @@ from django.conf import settings
 from redis import asyncio as aioredis
 
 from leagues.services import hall_signal
+from matches.watching import channel_id
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class Hub:
                             continue
                         if message.get("type") != "pmessage":
                             continue
-                        competition_id = _competition_id(message["channel"], prefix)
+                        competition_id = channel_id(message["channel"], prefix)
                         if competition_id is not None:
                             await self.tell(competition_id)
             except (redis.RedisError, OSError) as exc:
@@ -105,14 +106,6 @@ class Hub:
                 self.subscribed = False
                 with contextlib.suppress(Exception):
                     await client.aclose()
-
-
-def _competition_id(channel: bytes | str, prefix: str) -> int | None:
-    name = channel.decode() if isinstance(channel, bytes) else channel
-    try:
-        return int(name[len(prefix):])
-    except ValueError:
-        return None
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

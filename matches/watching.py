@@ -188,7 +188,7 @@ class Hub:
                     async for message in pubsub.listen():
                         if message.get("type") != "pmessage":
                             continue
-                        room = self.rooms.get(_match_id(message["channel"], prefix))
+                        room = self.rooms.get(channel_id(message["channel"], prefix))
                         if room is not None:
                             room.wake.set()
             except (redis.RedisError, OSError) as exc:
@@ -210,7 +210,8 @@ class Hub:
             room.wake.set()
 
 
-def _match_id(channel: bytes | str, prefix: str) -> int | None:
+def channel_id(channel: bytes | str, prefix: str) -> int | None:
+    """The id a Redis channel ``prefix<id>`` names (a match's, a competition's hall), or ``None``."""
     name = channel.decode() if isinstance(channel, bytes) else channel
     try:
         return int(name[len(prefix):])

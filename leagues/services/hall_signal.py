@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import logging
 
-import redis
 from django.conf import settings
 from django.db import connection, transaction
+
+from matches.services import live
 
 logger = logging.getLogger(__name__)
 
@@ -29,22 +30,11 @@ def channel(competition_id: int) -> str:
     return f"{channel_prefix()}{competition_id}"
 
 
-@functools.cache
-def _client(url: str) -> redis.Redis:
-    timeout = float(getattr(settings, "CACHE_TIMEOUT", 0.5))
-    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
-
-
 def announce(competition_id: int) -> None:
-    """Publishes ``competition_id`` on its hall channel (nothing without ``REDIS_URL``). Never
-    raises."""
-    if not settings.REDIS_URL:
-        return
-    try:
-        _client(settings.REDIS_URL).publish(channel(competition_id), b"")
-    except (redis.RedisError, OSError) as exc:
-        logger.warning("competition %s: its hall screens could not be told of a change (%s); they look "
-                       "again on their own", competition_id, exc)
+    """Publishes ``competition_id`` on its hall channel (``matches.services.live.publish``:
+    nothing without ``REDIS_URL``). Never raises: the screens look again on their own."""
+    if not live.publish(channel(competition_id)):
+        logger.warning("competition %s: its hall screens look again on their own", competition_id)
 
 
 def announce_on_commit(competition_id: int) -> None:

@@ -215,14 +215,9 @@ def results_preview(*, competition: Competition, file: ResultsFile, update: bool
                 fixture = after.get(key)
                 result = getattr(fixture, "result", None) if fixture is not None else None
                 if result is not None:
-                    item.official = f"{result.home_goals}–{result.away_goals}"
-                    item.outcome, item.outcome_side = result.outcome, result.outcome_side
-                    item.winner = result.winner.name if result.winner_id else ""
+                    _show_official(item, result, winner=result.winner.name if result.winner_id else "")
                 shown.append(item)
-            preview = ImportPreview(
-                rows=shown, total=len(rows), corrections=sum(1 for r in shown if r.kind == "correction"),
-                new_entrants=sorted(set(competition.entrants.values_list("name", flat=True)) - names_before),
-                tables=_tables(competition))
+            preview = _preview(competition, shown, total=len(rows), names_before=names_before)
             raise _RolledBack
     except _RolledBack:
         pass
@@ -254,19 +249,30 @@ def _team_preview(*, competition: Competition, file: ResultsFile, update: bool) 
                 game = after.get(key)
                 result = getattr(game, "result", None) if game is not None else None
                 if result is not None:
-                    item.official = f"{result.home_goals}–{result.away_goals}"
-                    item.outcome, item.outcome_side = result.outcome, result.outcome_side
-                    item.winner = str(game.home_player if result.winner_side == "home" else game.away_player
-                                      if result.winner_side == "away" else "")
+                    _show_official(item, result, winner=str(
+                        game.home_player if result.winner_side == "home" else game.away_player
+                        if result.winner_side == "away" else ""))
                 shown.append(item)
-            preview = ImportPreview(
-                rows=shown, total=len(rows), corrections=sum(1 for r in shown if r.kind == "correction"),
-                new_entrants=sorted(set(competition.entrants.values_list("name", flat=True)) - names_before),
-                tables=_tables(competition))
+            preview = _preview(competition, shown, total=len(rows), names_before=names_before)
             raise _RolledBack
     except _RolledBack:
         pass
     return preview
+
+
+def _show_official(item: PreviewRow, result: Result, *, winner: str) -> None:
+    """What a preview row's result became officially: its score, outcome and winner."""
+    item.official = f"{result.home_goals}–{result.away_goals}"
+    item.outcome, item.outcome_side, item.winner = result.outcome, result.outcome_side, winner
+
+
+def _preview(competition: Competition, shown: list[PreviewRow], *, total: int, names_before: set[str]) -> ImportPreview:
+    """The preview of the rows ``shown`` (of ``total``), read inside the import's transaction:
+    the corrections, the entrants it made, the standings after."""
+    return ImportPreview(
+        rows=shown, total=total, corrections=sum(1 for r in shown if r.kind == "correction"),
+        new_entrants=sorted(set(competition.entrants.values_list("name", flat=True)) - names_before),
+        tables=_tables(competition))
 
 
 def _games_by_key(competition: Competition) -> dict[tuple, Fixture]:

@@ -41,16 +41,24 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
 
 
+def publish(name: str) -> bool:
+    """Publishes an empty message on the Redis channel ``name`` (nothing without ``REDIS_URL``).
+    Never raises: False (and logged by the caller's words) when Redis could not be told."""
+    if not settings.REDIS_URL:
+        return True
+    try:
+        _client(settings.REDIS_URL).publish(name, b"")
+    except (redis.RedisError, OSError) as exc:
+        logger.warning("%s: could not be published (%s)", name, exc)
+        return False
+    return True
+
+
 def announce(match_id: int) -> None:
     """Publishes ``match_id`` on its channel (nothing without ``REDIS_URL``). Never raises: a
     Redis that is down costs the watchers at most ``LIVE_CHECK_SECONDS``."""
-    if not settings.REDIS_URL:
-        return
-    try:
-        _client(settings.REDIS_URL).publish(channel(match_id), b"")
-    except (redis.RedisError, OSError) as exc:
-        logger.warning("match %s: its watchers could not be told of a change (%s); they look again within "
-                       "%s s", match_id, exc, settings.LIVE_CHECK_SECONDS)
+    if not publish(channel(match_id)):
+        logger.warning("match %s: its watchers look again within %s s", match_id, settings.LIVE_CHECK_SECONDS)
 
 
 def announce_on_commit(match_id: int) -> None:

@@ -60,7 +60,6 @@ import os
 import random
 import resource
 import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -73,6 +72,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from tests.bench import procfile
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/botonera_load"
@@ -200,7 +201,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Server:
+class Server(procfile.ServerProcess):
     """gunicorn serving ``config.wsgi`` on loopback, against the scratch database (``asgi``:
     ``config.asgi`` with uvicorn's worker, as the Procfile serves it: HTTP and WebSockets, a
     pool of ``threads`` database connections per worker)."""
@@ -250,22 +251,6 @@ class Server:
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"gunicorn did not answer within {timeout:.0f} s:\n{self.tail()}")
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)  # graceful: the master stops its workers
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def tail(self, chars: int = 3000) -> str:
-        try:
-            return self.log.read_text()[-chars:]
-        except OSError:
-            return ""
 
 
 # --- the clients ---------------------------------------------------------------------------------

@@ -34,19 +34,12 @@ def expanded(name: str, env: dict[str, str]) -> str:
     return re.sub(r"\$\{(?P<name>\w+)(?::-(?P<default>[^}]*))?\}", value, command(name))
 
 
-class Served:
-    """The Procfile's ``name`` line serving on loopback at ``port`` (the line's ``PORT`` or
-    ``LIVE_PORT``, set in ``env``), as the benches' servers are used: ``start()`` returns once
-    it answers, ``stop()`` ends it (gunicorn's master, its workers with it), ``tail()`` its log."""
+class ServerProcess:
+    """A server the benches started (``proc``, its output in ``log``): ``stop()`` ends it
+    gracefully (gunicorn's master, its workers with it), ``tail()`` is its log's end."""
 
-    def __init__(self, name: str, *, port: int, env: dict[str, str], log: Path):
-        self.name, self.port, self.env, self.log = name, port, env, log
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout: float = 60.0) -> Served:
-        self.proc = start(self.name, env=self.env, log=self.log)
-        wait_answering(self.proc, self.port, self.log, timeout=timeout)
-        return self
+    proc: subprocess.Popen | None = None
+    log: Path
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -63,6 +56,22 @@ class Served:
             return self.log.read_text()[-chars:]
         except OSError:
             return ""
+
+
+
+class Served(ServerProcess):
+    """The Procfile's ``name`` line serving on loopback at ``port`` (the line's ``PORT`` or
+    ``LIVE_PORT``, set in ``env``), as the benches' servers are used: ``start()`` returns once
+    it answers; ``stop()`` and ``tail()`` as any ``ServerProcess``."""
+
+    def __init__(self, name: str, *, port: int, env: dict[str, str], log: Path):
+        self.name, self.port, self.env, self.log = name, port, env, log
+        self.proc = None
+
+    def start(self, timeout: float = 60.0) -> Served:
+        self.proc = start(self.name, env=self.env, log=self.log)
+        wait_answering(self.proc, self.port, self.log, timeout=timeout)
+        return self
 
 
 def start(name: str, *, env: dict[str, str], log: Path) -> subprocess.Popen:
