@@ -176,14 +176,7 @@ def results_parse(lines: Iterable[str], *, competition: Competition) -> list[Res
     rows: list[ResultRow] = []
     same: dict = {}  # a text or date -> the one object every row holding it shares
     knockout = functools.cache(lambda stage: is_knockout_stage(stage, competition=competition))
-    for values in _csv_rows(reader):
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
-                                  % {"values": len(values), "columns": len(header)})
-        raw = dict(zip(header, (csv_read(v.strip()) for v in values), strict=True))
+    for line, raw in csv_records(reader, header):
         row = _row(raw, line=line, competition=competition, knockout=knockout)
         for name in _SHARED:
             value = getattr(row, name)
@@ -197,6 +190,20 @@ def results_parse(lines: Iterable[str], *, competition: Competition) -> list[Res
 
 # the fields of a row that many rows hold alike
 _SHARED = ("home", "away", "stage", "group", "round", "date", "outcome", "outcome_side")
+
+
+def csv_records(reader, header: list[str]) -> Iterable[tuple[int, dict[str, str]]]:
+    """The file's rows after its header, each ``(line, {column: value})`` (values trimmed and read
+    back from the exports' guarded cells, ``csv_read``); blank lines skipped; a row with another
+    number of values than the header is an ``ImportFileError`` naming its line."""
+    for values in _csv_rows(reader):
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
+                                  % {"values": len(values), "columns": len(header)})
+        yield line, dict(zip(header, (csv_read(v.strip()) for v in values), strict=True))
 
 
 def _csv_rows(reader) -> Iterable[list[str]]:

@@ -38,7 +38,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from leagues import names
-from leagues.downloads.cells import csv_read
 from leagues.models import (
     Club,
     Competition,
@@ -61,13 +60,13 @@ from leagues.services.imports import (
     _add_members,
     _check_knockouts_go_on,
     _competition_save,
-    _csv_rows,
     _default_stage,
     _groups_of,
     _official_of,
     _round_for,
     _row,
     _text,
+    csv_records,
     is_knockout_stage,
     season_for,
 )
@@ -155,14 +154,7 @@ def team_rows_parse(lines: Iterable[str], *, competition: Competition) -> list[G
     games: dict[tuple, int] = {}
     in_tie: dict[tuple, int] = {}  # (tie, side, player) -> line
     team_of: dict[str, tuple[str, int]] = {}  # player -> (team, line)
-    for values in _csv_rows(reader):
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise ImportFileError(line, None, _("has %(values)s values for %(columns)s columns")
-                                  % {"values": len(values), "columns": len(header)})
-        raw = dict(zip(header, (csv_read(v.strip()) for v in values), strict=True))
+    for line, raw in csv_records(reader, header):
         if not raw.get("away"):
             raise ImportFileError(line, "away", _("is empty; give the team's name"))
         table = _table(raw["table"], line=line, most=most)
